@@ -1,0 +1,116 @@
+# mdsim - one entry point: make, make run, make test, make test-gpu, make bench,
+# make deps. `make` alone only builds build/mdsim.
+#
+#   CUDA=0        build without the GPU backend even when nvcc is present
+#   MARCH=...     -march for host code (default native; x86-64-v3 for portable)
+#   SANITIZE=1    AddressSanitizer + UBSan build (in build-asan/)
+#   CUDA_ARCH=... nvcc -gencode flags
+
+SHELL    := /bin/bash
+NVCC     ?= $(shell command -v nvcc 2>/dev/null)
+CUDA     ?= $(if $(NVCC),1,0)
+MARCH    ?= native
+SANITIZE ?= 0
+BUILD    ?= $(if $(filter 1,$(SANITIZE)),build-asan,build)
+
+DEB_PKGS := build-essential pkg-config libhdf5-dev libsdl2-dev libinih-dev check
+
+PKGS     := inih
+CC       ?= gcc
+CFLAGS   ?= -O3 -march=$(MARCH) -fno-math-errno
+CFLAGS   += -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fopenmp -g
+LDLIBS   := -lm
+ifeq ($(SANITIZE),1)
+CFLAGS   := -O1 -g -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fopenmp \
+            -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+CUDA     := 0
+endif
+
+# pkg-config is only asked once the packages are there (make deps first)
+PC_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PC_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+ENGINE_SRC := $(filter-out engine/main.c engine/gpu_none.c,$(wildcard engine/*.c))
+ENGINE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(ENGINE_SRC))
+HEADERS    := $(wildcard engine/*.h kernels/*.h)
+
+ifeq ($(CUDA),1)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 \
+             -gencode arch=compute_90,code=compute_90
+NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-fopenmp -lineinfo
+CU_SRC    := $(wildcard kernels/*.cu)
+GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(CU_SRC))
+GPU_LIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+else
+GPU_OBJ   := $(BUILD)/engine/gpu_none.o
+GPU_LIBS  :=
+endif
+
+.PHONY: all deps run test test-gpu bench clean tests
+all: $(BUILD)/mdsim
+
+# --- packages -------------------------------------------------------------
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "make deps: installing$$missing"; \
+	    (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "make deps: missing packages. Run as root:"; \
+	    echo "  apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# --- build ----------------------------------------------------------------
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -c $< -o $@
+
+$(BUILD)/kernels/%.o: kernels/%.cu $(HEADERS) $(wildcard kernels/*.cuh)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+$(BUILD)/libmdsim.a: $(ENGINE_OBJ) $(GPU_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/mdsim: $(BUILD)/engine/main.o $(BUILD)/libmdsim.a
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
+
+# --- run and tests --------------------------------------------------------
+run: deps
+	$(MAKE) all
+	./$(BUILD)/mdsim configs/lj.ini
+
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRC))
+
+$(BUILD)/tests/%.o: tests/%.c $(HEADERS) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/check_mdsim: $(TEST_OBJ) $(BUILD)/tests/runner.o $(BUILD)/libmdsim.a
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(CHECK_LIBS) $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
+
+tests: $(BUILD)/mdsim $(BUILD)/tests/check_mdsim
+
+test: deps
+	$(MAKE) tests
+	MDSIM=./$(BUILD)/mdsim ./$(BUILD)/tests/check_mdsim
+	MDSIM=./$(BUILD)/mdsim bash tests/cli_test.sh
+
+# GPU suites: the same runner, GPU suites only (they skip without a GPU)
+test-gpu: $(BUILD)/tests/check_mdsim $(BUILD)/mdsim
+	MDSIM_SUITES=gpu MDSIM=./$(BUILD)/mdsim ./$(BUILD)/tests/check_mdsim
+
+bench: $(BUILD)/mdsim
+	./$(BUILD)/mdsim configs/bench_lj.ini
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,568 @@
+/*
+ * config.c - the key table and the INI reader (inih) of mdsim.
+ *
+ * Invariant: every key a user can write appears exactly once in cfg_keys[];
+ * parsing, --set overrides, defaults, validation ranges and the README
+ * reference all come from that table.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ini.h>
+
+enum cfg_type { T_DOUBLE, T_INT, T_LONG, T_U64, T_BOOL, T_ENUM, T_INT3, T_STR };
+
+typedef struct cfg_key {
+	const char *section, *key;
+	enum cfg_type type;
+	size_t off;
+	const char *def;	/* default as text, NULL = required */
+	double min, max;	/* inclusive range for numbers */
+	const char *choices;	/* T_ENUM: "a|b|c", value = index (minus enum_base) */
+	int enum_base;
+	const char *unit, *help;
+	size_t len;		/* T_STR: size of the char array */
+} cfg_key;
+
+#define OFF(f) offsetof(md_config, f)
+#define STR(f) T_STR, OFF(f)
+#define LEN(f) sizeof(((md_config *)0)->f)
+#define BIG 1e300
+
+static const cfg_key cfg_keys[] = {
+	{ "system", "lattice", T_ENUM, OFF(lattice), "fcc", 0, 0, "fcc", 0, "",
+	  "initial structure: fcc lattice", 0 },
+	{ "system", "density", T_DOUBLE, OFF(density), NULL, 1e-6, 5.0, NULL, 0,
+	  "sigma^-3", "number density of the lattice", 0 },
+	{ "system", "cells", T_INT3, OFF(cells), NULL, 1, 1000, NULL, 0, "",
+	  "fcc unit cells along x y z (4 particles each)", 0 },
+	{ "system", "temperature", T_DOUBLE, OFF(temperature), NULL, 0, 1e6, NULL, 0,
+	  "eps/k_B", "start temperature (velocities scaled to it exactly)", 0 },
+	{ "system", "seed", T_U64, OFF(seed), "12345", 0, 1.8e19, NULL, 0, "",
+	  "seed of the counter-based velocity generator", 0 },
+	{ "system", "mass", T_DOUBLE, OFF(mass), "1.0", 1e-6, 1e6, NULL, 0, "m",
+	  "particle mass", 0 },
+	{ "potential", "epsilon", T_DOUBLE, OFF(epsilon), "1.0", 1e-9, 1e6, NULL, 0,
+	  "eps", "LJ well depth", 0 },
+	{ "potential", "sigma", T_DOUBLE, OFF(sigma), "1.0", 1e-6, 1e3, NULL, 0,
+	  "sigma", "LJ diameter", 0 },
+	{ "potential", "cutoff", T_DOUBLE, OFF(cutoff), "2.5", 0.5, 100, NULL, 0,
+	  "sigma", "cut-off radius rc", 0 },
+	{ "potential", "shift", T_ENUM, OFF(shift), "none", 0, 0,
+	  "none|energy|force", 0, "",
+	  "none: plain truncation (LAMMPS lj/cut); energy: V(rc) = 0; force: shifted force", 0 },
+	{ "neighbor", "skin", T_DOUBLE, OFF(skin), "0.3", 0, 10, NULL, 0, "sigma",
+	  "Verlet skin added to the cut-off", 0 },
+	{ "neighbor", "every", T_INT, OFF(every), "0", 0, 1e9, NULL, 0, "steps",
+	  "also rebuild every N steps (0: only when needed)", 0 },
+	{ "neighbor", "check", T_BOOL, OFF(check), "true", 0, 1, NULL, 0, "",
+	  "rebuild when a particle moved more than skin/2 since the last build", 0 },
+	{ "run", "steps", T_LONG, OFF(steps), NULL, 0, 1e15, NULL, 0, "steps",
+	  "number of time steps", 0 },
+	{ "run", "dt", T_DOUBLE, OFF(dt), "0.005", 1e-9, 1.0, NULL, 0, "tau",
+	  "time step", 0 },
+	{ "run", "thermo_every", T_LONG, OFF(thermo_every), "100", 0, 1e15, NULL, 0,
+	  "steps", "thermo line interval (0: first and last step only)", 0 },
+	{ "run", "progress", T_ENUM, OFF(progress), "auto", 0, 0, "auto|off|on", -1,
+	  "", "progress line with steps/s and ETA (auto: when stderr is a terminal)", 0 },
+	{ "backend", "device", T_ENUM, OFF(device), "auto", 0, 0, "auto|cpu|cuda", 0,
+	  "", "auto: the GPU when one is present, else the CPU", 0 },
+	{ "backend", "strategy", T_ENUM, OFF(strategy), "auto", 0, 0,
+	  "auto|global|shared|register|hybrid|tiled", -1, "",
+	  "GPU force strategy (auto: chosen by the autotuner)", 0 },
+	{ "backend", "threads", T_INT, OFF(threads), "0", 0, 4096, NULL, 0, "",
+	  "OpenMP threads of the CPU backend (0: OMP_NUM_THREADS or all cores)", 0 },
+	{ "backend", "gpu_id", T_INT, OFF(gpu_id), "0", 0, 64, NULL, 0, "",
+	  "CUDA device ordinal", 0 },
+	{ "backend", "block_size", T_INT, OFF(block_size), "0", 0, 1024, NULL, 0, "",
+	  "GPU threads per block (0: autotune)", 0 },
+	{ "backend", "threads_per_particle", T_INT, OFF(threads_per_particle), "0",
+	  0, 32, NULL, 0, "", "GPU lanes per particle, a power of two (0: autotune)", 0 },
+	{ "backend", "hybrid_ratio", T_DOUBLE, OFF(hybrid_ratio), "0.8", 0, 1, NULL,
+	  0, "", "hybrid strategy: fraction of particles on the shared-memory path", 0 },
+	{ "backend", "autotune", T_BOOL, OFF(autotune), "true", 0, 1, NULL, 0, "",
+	  "time the launch parameters at start-up", 0 },
+	{ "output", "trajectory", STR(trajectory), "", 0, 0, NULL, 0, "",
+	  "H5MD trajectory file (empty: none)", LEN(trajectory) },
+	{ "output", "every", T_LONG, OFF(traj_every), "1000", 1, 1e15, NULL, 0,
+	  "steps", "steps between trajectory frames", 0 },
+	{ "output", "fields", STR(traj_fields), "position", 0, 0, NULL, 0, "",
+	  "comma-separated: position, velocity, image, force", LEN(traj_fields) },
+	{ "output", "compression", T_BOOL, OFF(compression), "false", 0, 1, NULL, 0,
+	  "", "deflate-compress the frames", 0 },
+	{ "output", "flush_interval", T_DOUBLE, OFF(flush_interval), "10", 0, 1e9,
+	  NULL, 0, "s", "flush after a frame once this long has passed since the last flush", 0 },
+	{ "output", "overwrite", T_BOOL, OFF(overwrite), "false", 0, 1, NULL, 0, "",
+	  "replace an existing trajectory file", 0 },
+	{ "output", "append", T_BOOL, OFF(append), "false", 0, 1, NULL, 0, "",
+	  "continue an existing trajectory file (with restart)", 0 },
+	{ "output", "restart", STR(restart), "", 0, 0, NULL, 0, "",
+	  "H5MD file whose last frame starts the run (empty: none)", LEN(restart) },
+	{ "viz", "enabled", T_ENUM, OFF(viz), "off", 0, 0, "off|auto|on|offscreen",
+	  0, "", "live window: auto opens one when a display is present", 0 },
+	{ "viz", "width", T_INT, OFF(viz_width), "1024", 64, 16384, NULL, 0,
+	  "pixels", "window width", 0 },
+	{ "viz", "height", T_INT, OFF(viz_height), "768", 64, 16384, NULL, 0,
+	  "pixels", "window height", 0 },
+	{ "viz", "steps_per_frame", T_INT, OFF(steps_per_frame), "10", 1, 1e6, NULL,
+	  0, "steps", "simulation steps between drawn frames", 0 },
+	{ "viz", "max_particles", T_LONG, OFF(viz_max_particles), "1000000", 1000,
+	  1e10, NULL, 0, "", "particle budget; larger systems are subsampled", 0 },
+	{ "viz", "color", T_ENUM, OFF(viz_color), "type", 0, 0, "type|speed", 0, "",
+	  "colour by particle type or by speed", 0 },
+};
+#define NKEYS ((int)(sizeof(cfg_keys) / sizeof(cfg_keys[0])))
+
+static const char *const cfg_sections[] = {
+	"system", "potential", "neighbor", "run", "backend", "output", "viz"
+};
+
+/* Compile-time check that given_line[] is large enough. */
+typedef char cfg_keys_fit[(sizeof(cfg_keys) / sizeof(cfg_keys[0])) <=
+			  sizeof(((md_config *)0)->given_line) /
+			  sizeof(int) ? 1 : -1];
+
+static int find_key(const char *section, const char *key)
+{
+	int i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(cfg_keys[i].section, section) &&
+		    !strcmp(cfg_keys[i].key, key))
+			return i;
+	return -1;
+}
+
+static int known_section(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cfg_sections) / sizeof(cfg_sections[0]); i++)
+		if (!strcmp(cfg_sections[i], s))
+			return 1;
+	return 0;
+}
+
+/* Location prefix for messages: "file:line" or "--set". */
+static void where(char *buf, size_t n, const char *file, int line)
+{
+	if (line > 0)
+		snprintf(buf, n, "%s:%d", file, line);
+	else
+		snprintf(buf, n, "--set");
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(*out))
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end ? -1 : 0;
+}
+
+/* Integers: plain decimal digits (an optional sign), no fraction. */
+static int parse_long(const char *s, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end ? -1 : 0;
+}
+
+static int match_choice(const char *choices, const char *v)
+{
+	size_t len = strlen(v);
+	const char *p = choices;
+	int idx = 0;
+
+	while (*p) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n == len && !strncmp(p, v, n))
+			return idx;
+		idx++;
+		p += n + (bar ? 1 : 0);
+	}
+	return -1;
+}
+
+static int range_err(FILE *err, const char *loc, const cfg_key *k,
+		     const char *v)
+{
+	fprintf(err, "mdsim: %s: [%s] %s: value %s is out of range [%g, %g]\n",
+		loc, k->section, k->key, v, k->min, k->max);
+	return MD_EXIT_INPUT;
+}
+
+/* set_value - convert v for key k and store it in cfg. */
+static int set_value(md_config *cfg, const cfg_key *k, const char *v,
+		     const char *loc, FILE *err)
+{
+	char *base = (char *)cfg + k->off;
+	double d;
+	long long l;
+
+	switch (k->type) {
+	case T_DOUBLE:
+		if (parse_double(v, &d)) {
+			fprintf(err, "mdsim: %s: [%s] %s: expected a number, got \"%s\"\n",
+				loc, k->section, k->key, v);
+			return MD_EXIT_INPUT;
+		}
+		if (d < k->min || d > k->max)
+			return range_err(err, loc, k, v);
+		*(double *)base = d;
+		return 0;
+	case T_INT:
+	case T_LONG:
+	case T_U64:
+		if (parse_long(v, &l)) {
+			fprintf(err, "mdsim: %s: [%s] %s: expected an integer, got \"%s\"\n",
+				loc, k->section, k->key, v);
+			return MD_EXIT_INPUT;
+		}
+		if ((double)l < k->min || (double)l > k->max)
+			return range_err(err, loc, k, v);
+		if (k->type == T_INT)
+			*(int *)base = (int)l;
+		else if (k->type == T_LONG)
+			*(long *)base = (long)l;
+		else
+			*(uint64_t *)base = (uint64_t)l;
+		return 0;
+	case T_BOOL:
+		if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on") ||
+		    !strcmp(v, "1"))
+			*(int *)base = 1;
+		else if (!strcmp(v, "false") || !strcmp(v, "no") ||
+			 !strcmp(v, "off") || !strcmp(v, "0"))
+			*(int *)base = 0;
+		else {
+			fprintf(err, "mdsim: %s: [%s] %s: expected true or false, got \"%s\"\n",
+				loc, k->section, k->key, v);
+			return MD_EXIT_INPUT;
+		}
+		return 0;
+	case T_ENUM: {
+		int idx = match_choice(k->choices, v);
+
+		if (idx < 0) {
+			fprintf(err, "mdsim: %s: [%s] %s: \"%s\" is not one of %s\n",
+				loc, k->section, k->key, v, k->choices);
+			return MD_EXIT_INPUT;
+		}
+		if (k->off == OFF(lattice))
+			snprintf(cfg->lattice, sizeof(cfg->lattice), "%s", v);
+		else
+			*(int *)base = idx + k->enum_base;
+		return 0;
+	}
+	case T_INT3: {
+		int *a = (int *)base, i;
+		const char *p = v;
+
+		for (i = 0; i < 3; i++) {
+			char *end;
+			long x;
+
+			errno = 0;
+			x = strtol(p, &end, 10);
+			if (end == p || errno == ERANGE ||
+			    (*end && !isspace((unsigned char)*end))) {
+				fprintf(err, "mdsim: %s: [%s] %s: expected three integers, got \"%s\"\n",
+					loc, k->section, k->key, v);
+				return MD_EXIT_INPUT;
+			}
+			if (x < k->min || x > k->max)
+				return range_err(err, loc, k, v);
+			a[i] = (int)x;
+			p = end;
+		}
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p) {
+			fprintf(err, "mdsim: %s: [%s] %s: expected three integers, got \"%s\"\n",
+				loc, k->section, k->key, v);
+			return MD_EXIT_INPUT;
+		}
+		return 0;
+	}
+	case T_STR:
+		if (strlen(v) >= k->len) {
+			fprintf(err, "mdsim: %s: [%s] %s: value is longer than %zu characters\n",
+				loc, k->section, k->key, k->len - 1);
+			return MD_EXIT_INPUT;
+		}
+		memcpy(base, v, strlen(v) + 1);
+		return 0;
+	}
+	return MD_EXIT_INPUT;
+}
+
+void cfg_defaults(md_config *cfg)
+{
+	int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < NKEYS; i++)
+		if (cfg_keys[i].def)
+			set_value(cfg, &cfg_keys[i], cfg_keys[i].def, "default",
+				  stderr);
+}
+
+/* Parse state shared by the line reader and the inih handler. */
+typedef struct cfg_parse {
+	md_config *cfg;
+	FILE *fp, *err;
+	const char *path;
+	int line, errors;
+	char *buf;		/* whole current line */
+	size_t cap;
+} cfg_parse;
+
+/*
+ * Line reader for ini_parse_stream: counts lines (inih gives the handler
+ * no line number) and rejects lines longer than inih's buffer instead of
+ * letting inih split them.
+ */
+static char *cfg_reader(char *str, int num, void *stream)
+{
+	cfg_parse *p = stream;
+	ssize_t len = getline(&p->buf, &p->cap, p->fp);
+
+	if (len < 0)
+		return NULL;
+	p->line++;
+	if (len > num - 3) {
+		fprintf(p->err, "mdsim: %s:%d: line is %zd characters long; the limit is %d\n",
+			p->path, p->line, len, num - 3);
+		p->errors++;
+		str[0] = '\n';
+		str[1] = '\0';
+		return str;
+	}
+	memcpy(str, p->buf, (size_t)len + 1);
+	return str;
+}
+
+static int cfg_handler(void *user, const char *section, const char *name,
+		       const char *value)
+{
+	cfg_parse *p = user;
+	char loc[600];
+	int k;
+
+	where(loc, sizeof(loc), p->path, p->line);
+	if (!known_section(section)) {
+		fprintf(p->err, "mdsim: %s: unknown section [%s] (key %s)\n", loc,
+			section, name);
+		p->errors++;
+		return 1;
+	}
+	k = find_key(section, name);
+	if (k < 0) {
+		fprintf(p->err, "mdsim: %s: [%s] %s: unknown key\n", loc, section, name);
+		p->errors++;
+		return 1;
+	}
+	if (p->cfg->given_line[k] > 0) {
+		fprintf(p->err, "mdsim: %s: [%s] %s: given twice (first on line %d)\n",
+			loc, section, name, p->cfg->given_line[k]);
+		p->errors++;
+		return 1;
+	}
+	if (set_value(p->cfg, &cfg_keys[k], value, loc, p->err))
+		p->errors++;
+	else
+		p->cfg->given_line[k] = p->line;
+	return 1;
+}
+
+int cfg_load(md_config *cfg, const char *path, FILE *err)
+{
+	cfg_parse p;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	p.cfg = cfg;
+	p.err = err;
+	p.path = path;
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	p.fp = fopen(path, "r");
+	if (!p.fp) {
+		fprintf(err, "mdsim: %s: cannot open: %s\n", path, strerror(errno));
+		return MD_EXIT_INPUT;
+	}
+	ini_allow_multiline = false;
+	rc = ini_parse_stream(cfg_reader, &p, cfg_handler, &p);
+	fclose(p.fp);
+	free(p.buf);
+	if (rc > 0 && !p.errors)	/* a syntax error inih found itself */
+		fprintf(err, "mdsim: %s:%d: syntax error (expected [section] or key = value)\n",
+			path, rc);
+	if (rc != 0 || p.errors)
+		return MD_EXIT_INPUT;
+	return 0;
+}
+
+int cfg_set(md_config *cfg, const char *a, FILE *err)
+{
+	char sec[64], key[64];
+	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
+	int k;
+
+	if (!dot || !eq || dot > eq || dot - a >= (long)sizeof(sec) ||
+	    eq - dot - 1 >= (long)sizeof(key) || dot == a || eq == dot + 1) {
+		fprintf(err, "mdsim: --set: expected section.key=value, got \"%s\"\n", a);
+		return MD_EXIT_INPUT;
+	}
+	memcpy(sec, a, (size_t)(dot - a));
+	sec[dot - a] = '\0';
+	memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+	key[eq - dot - 1] = '\0';
+	if (!known_section(sec)) {
+		fprintf(err, "mdsim: --set: unknown section [%s] (key %s)\n", sec, key);
+		return MD_EXIT_INPUT;
+	}
+	k = find_key(sec, key);
+	if (k < 0) {
+		fprintf(err, "mdsim: --set: [%s] %s: unknown key\n", sec, key);
+		return MD_EXIT_INPUT;
+	}
+	if (set_value(cfg, &cfg_keys[k], eq + 1, "--set", err))
+		return MD_EXIT_INPUT;
+	cfg->given_line[k] = -1;
+	return 0;
+}
+
+void cfg_box(const md_config *cfg, double box[3])
+{
+	double a = cbrt(4.0 / cfg->density);
+	int d;
+
+	for (d = 0; d < 3; d++)
+		box[d] = a * cfg->cells[d];
+}
+
+int cfg_validate(md_config *cfg, FILE *err)
+{
+	double box[3];
+	int i, bad = 0;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!cfg_keys[i].def && !cfg->given_line[i]) {
+			fprintf(err, "mdsim: %s: [%s] %s: required key is missing\n",
+				cfg->path, cfg_keys[i].section, cfg_keys[i].key);
+			bad = 1;
+		}
+	if (bad)
+		return MD_EXIT_INPUT;
+	cfg_box(cfg, box);
+	for (i = 0; i < 3; i++)
+		if (box[i] < 2.0 * (cfg->cutoff + cfg->skin)) {
+			int k = find_key("system", "cells");
+			char loc[600];
+
+			where(loc, sizeof(loc), cfg->path, cfg->given_line[k]);
+			fprintf(err, "mdsim: %s: [system] cells: box edge %c = %.4g is shorter than 2 x (cutoff + skin) = %.4g; use more cells\n",
+				loc, "xyz"[i], box[i], 2.0 * (cfg->cutoff + cfg->skin));
+			return MD_EXIT_INPUT;
+		}
+	if ((double)cfg->cells[0] * cfg->cells[1] * cfg->cells[2] * 4.0 > 2.0e9) {
+		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells is more than 2e9 particles\n",
+			cfg->path, cfg->cells[0], cfg->cells[1], cfg->cells[2]);
+		return MD_EXIT_INPUT;
+	}
+	if (cfg->threads_per_particle &&
+	    (cfg->threads_per_particle & (cfg->threads_per_particle - 1))) {
+		fprintf(err, "mdsim: %s: [backend] threads_per_particle: %d is not a power of two\n",
+			cfg->path, cfg->threads_per_particle);
+		return MD_EXIT_INPUT;
+	}
+	if (cfg->block_size && cfg->block_size % 32) {
+		fprintf(err, "mdsim: %s: [backend] block_size: %d is not a multiple of 32\n",
+			cfg->path, cfg->block_size);
+		return MD_EXIT_INPUT;
+	}
+	return 0;
+}
+
+static void value_text(const md_config *cfg, const cfg_key *k, char *buf,
+		       size_t n)
+{
+	const char *base = (const char *)cfg + k->off;
+
+	switch (k->type) {
+	case T_DOUBLE: snprintf(buf, n, "%.17g", *(const double *)base); break;
+	case T_INT: snprintf(buf, n, "%d", *(const int *)base); break;
+	case T_LONG: snprintf(buf, n, "%ld", *(const long *)base); break;
+	case T_U64: snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)base); break;
+	case T_BOOL: snprintf(buf, n, "%s", *(const int *)base ? "true" : "false"); break;
+	case T_INT3: {
+		const int *a = (const int *)base;
+		snprintf(buf, n, "%d %d %d", a[0], a[1], a[2]);
+		break;
+	}
+	case T_ENUM: {
+		int idx = k->off == OFF(lattice) ? 0 : *(const int *)base - k->enum_base;
+		const char *p = k->choices;
+
+		while (idx-- > 0 && strchr(p, '|'))
+			p = strchr(p, '|') + 1;
+		snprintf(buf, n, "%.*s", (int)strcspn(p, "|"), p);
+		break;
+	}
+	case T_STR: snprintf(buf, n, "%s", base); break;
+	}
+}
+
+void cfg_write(const md_config *cfg, FILE *out)
+{
+	const char *sec = "";
+	char buf[128];
+	int i;
+
+	for (i = 0; i < NKEYS; i++) {
+		if (strcmp(sec, cfg_keys[i].section)) {
+			sec = cfg_keys[i].section;
+			fprintf(out, "%s[%s]\n", i ? "\n" : "", sec);
+		}
+		value_text(cfg, &cfg_keys[i], buf, sizeof(buf));
+		fprintf(out, "%s = %s\n", cfg_keys[i].key, buf);
+	}
+}
+
+void cfg_print_reference(FILE *out)
+{
+	int i;
+
+	fprintf(out, "| key | default | unit | meaning |\n| --- | --- | --- | --- |\n");
+	for (i = 0; i < NKEYS; i++) {
+		const cfg_key *k = &cfg_keys[i];
+
+		fprintf(out, "| `%s.%s` | %s | %s | %s", k->section, k->key,
+			k->def ? (*k->def ? k->def : "(empty)") : "**required**",
+			k->unit, k->help);
+		if (k->type == T_ENUM)
+			fprintf(out, " (`%s`)", k->choices);
+		else if (k->type != T_BOOL && k->type != T_STR)
+			fprintf(out, "; range [%g, %g]", k->min, k->max);
+		fprintf(out, " |\n");
+	}
+}

@@ -1,0 +1,141 @@
+/*
+ * main.c - the mdsim command line: options, config loading, exit codes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "sim.h"
+
+const char *const md_strategy_names[MD_STRAT_COUNT] = {
+#define NAME_ROW(name, desc) #name,
+	MD_STRATEGY_TABLE(NAME_ROW)
+#undef NAME_ROW
+};
+const char *const md_strategy_descs[MD_STRAT_COUNT] = {
+#define DESC_ROW(name, desc) desc,
+	MD_STRATEGY_TABLE(DESC_ROW)
+#undef DESC_ROW
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: mdsim CONFIG.ini [options]\n"
+"\n"
+"Run the Lennard-Jones simulation described by CONFIG.ini (see README.md for\n"
+"every key) and print LAMMPS-style thermo lines and a performance summary.\n"
+"\n"
+"options:\n"
+"  --steps N              run N steps (overrides run.steps)\n"
+"  --backend B            auto | cpu | cuda (overrides backend.device)\n"
+"  --strategy S           GPU force strategy (overrides backend.strategy)\n"
+"  --set SECTION.KEY=VAL  override any config key (repeatable)\n"
+"  --quiet                no thermo lines or progress, only the summary\n"
+"  --list-strategies      describe the GPU force strategies\n"
+"  --help-config          print the config key reference\n"
+"  --help                 this text\n"
+"  --version              program version\n"
+"\n"
+"exit codes: 0 success, 2 bad input, 3 simulation failure, 4 I/O failure,\n"
+"            130/143 stopped by SIGINT/SIGTERM (summary printed)\n");
+}
+
+static int list_strategies(void)
+{
+	int s;
+
+	for (s = 0; s < MD_STRAT_COUNT; s++)
+		printf("%-9s %s\n", md_strategy_names[s], md_strategy_descs[s]);
+	return 0;
+}
+
+/* Turn an option into a --set assignment; 0 or MD_EXIT_INPUT. */
+static int set_opt(md_config *cfg, const char *key, const char *val)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "%s=%s", key, val ? val : "");
+	return cfg_set(cfg, buf, stderr);
+}
+
+int main(int argc, char **argv)
+{
+	md_config cfg;
+	md_sim sim;
+	const char *path = NULL;
+	int i, rc, quiet = 0;
+
+	/* informational options first, then the config, then overrides */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("mdsim %s\n", MD_VERSION);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--list-strategies"))
+			return list_strategies();
+		if (!strcmp(argv[i], "--help-config")) {
+			cfg_print_reference(stdout);
+			return 0;
+		}
+	}
+	cfg_defaults(&cfg);
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-') {
+			if (path) {
+				fprintf(stderr, "mdsim: more than one config file (%s, %s)\n",
+					path, argv[i]);
+				return MD_EXIT_INPUT;
+			}
+			path = argv[i];
+		} else if (!strcmp(argv[i], "--quiet")) {
+			quiet = 1;
+		} else if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--backend") ||
+			   !strcmp(argv[i], "--strategy") || !strcmp(argv[i], "--set")) {
+			i++;	/* value checked in the second pass */
+			if (i >= argc) {
+				fprintf(stderr, "mdsim: %s needs a value\n", argv[i - 1]);
+				return MD_EXIT_INPUT;
+			}
+		} else {
+			fprintf(stderr, "mdsim: unknown option %s (see mdsim --help)\n",
+				argv[i]);
+			return MD_EXIT_INPUT;
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		return MD_EXIT_INPUT;
+	}
+	rc = cfg_load(&cfg, path, stderr);
+	if (rc)
+		return rc;
+	for (i = 1; i < argc; i++) {
+		rc = 0;
+		if (!strcmp(argv[i], "--steps"))
+			rc = set_opt(&cfg, "run.steps", argv[++i]);
+		else if (!strcmp(argv[i], "--backend"))
+			rc = set_opt(&cfg, "backend.device", argv[++i]);
+		else if (!strcmp(argv[i], "--strategy"))
+			rc = set_opt(&cfg, "backend.strategy", argv[++i]);
+		else if (!strcmp(argv[i], "--set"))
+			rc = cfg_set(&cfg, argv[++i], stderr);
+		if (rc)
+			return rc;
+	}
+	cfg.quiet = quiet;
+	rc = cfg_validate(&cfg, stderr);
+	if (rc)
+		return rc;
+
+	md_install_signals();
+	rc = md_sim_init(&sim, &cfg, stdout);
+	if (!rc)
+		rc = md_sim_run(&sim, stdout);
+	md_sim_destroy(&sim);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/*
+ * md.h - core types shared by the engine and the backends: the run
+ * configuration, the host copy of the particle state, thermo scalars,
+ * timers and the backend table.
+ *
+ * Units are reduced LJ units throughout. Plain C99; included by CUDA
+ * sources through kernels/gpu.h as extern "C".
+ */
+#ifndef MD_H
+#define MD_H
+
+#include <stdint.h>
+#include "../kernels/md_physics.h"
+#include "../kernels/strategies.h"
+
+#define MD_VERSION "0.1.0"
+
+/* Exit codes (also documented in --help and README). */
+enum { MD_EXIT_OK = 0, MD_EXIT_INPUT = 2, MD_EXIT_SIM = 3, MD_EXIT_IO = 4 };
+
+enum md_viz_mode { MD_VIZ_OFF = 0, MD_VIZ_AUTO, MD_VIZ_ON, MD_VIZ_OFFSCREEN };
+
+enum md_backend_kind { MD_BACKEND_AUTO = 0, MD_BACKEND_CPU, MD_BACKEND_CUDA };
+
+/* Force strategies of the CUDA backend; the CPU backend ignores them. */
+#define MD_STRAT_ENUM_ROW(name, desc) MD_STRAT_##name,
+enum md_strategy {
+	MD_STRAT_AUTO = -1,
+	MD_STRATEGY_TABLE(MD_STRAT_ENUM_ROW)
+	MD_STRAT_COUNT
+};
+extern const char *const md_strategy_names[MD_STRAT_COUNT];
+extern const char *const md_strategy_descs[MD_STRAT_COUNT];
+
+/* The validated run configuration (see engine/config.c for every key). */
+typedef struct md_config {
+	/* [system] */
+	char lattice[16];	/* "fcc" */
+	double density;		/* number density, sigma^-3        */
+	int cells[3];		/* fcc unit cells per direction    */
+	double temperature;	/* start temperature, eps/k_B      */
+	uint64_t seed;		/* velocity generator seed         */
+	double mass;		/* particle mass, m                */
+	/* [potential] */
+	double epsilon, sigma, cutoff;
+	int shift;		/* enum md_shift */
+	/* [neighbor] */
+	double skin;		/* sigma */
+	int every;		/* force a rebuild every N steps (0: never) */
+	int check;		/* rebuild when max displacement > skin/2 */
+	/* [run] */
+	long steps;
+	double dt;		/* tau */
+	long thermo_every;
+	int progress;		/* -1 auto (terminal), 0 off, 1 on */
+	/* [backend] */
+	int device;		/* enum md_viz_mode { MD_VIZ_OFF = 0, MD_VIZ_AUTO, MD_VIZ_ON, MD_VIZ_OFFSCREEN };
+
+enum md_backend_kind */
+	int strategy;		/* enum md_strategy */
+	int threads;		/* OpenMP threads on the CPU, 0 = all */
+	int gpu_id;
+	int block_size;		/* 0 = autotune */
+	int threads_per_particle; /* 0 = autotune */
+	double hybrid_ratio;	/* fraction of particles on the shared path */
+	int autotune;
+	/* [output] */
+	char trajectory[512];	/* H5MD file, "" = no trajectory */
+	long traj_every;	/* steps between frames */
+	char traj_fields[64];	/* comma list: position,velocity,image,force */
+	int compression;	/* deflate frames */
+	double flush_interval;	/* seconds; flush every frame or this, whichever is later */
+	int overwrite;		/* replace an existing file */
+	int append;		/* continue an existing trajectory (restart) */
+	char restart[512];	/* H5MD file to restart from, "" = none */
+	/* [viz] */
+	int viz;		/* enum md_viz_mode */
+	int viz_width, viz_height;
+	int steps_per_frame;
+	long viz_max_particles;	/* drawn particles above this are subsampled */
+	int viz_color;		/* 0 type, 1 speed */
+	/* bookkeeping: line where each table key was given (0: default,
+	 * -1: --set), indexed like the key table in config.c */
+	int given_line[64];
+	/* command line only */
+	int quiet;
+	char path[512];		/* config file, for messages */
+} md_config;
+
+/*
+ * Host copy of the particle state, in the original particle order.
+ * Arrays of 3n are interleaved x,y,z. Positions are wrapped into
+ * [0, box); image counts how many box lengths were removed.
+ */
+typedef struct md_state {
+	int n;
+	double box[3];
+	double *x, *v, *f;
+	int *image;
+	int *type;
+	long step;
+} md_state;
+
+/* Totals (not per particle) of the current state. */
+typedef struct md_thermo {
+	long step;
+	double pe, ke, virial;	/* virial W = sum r_ij . F_ij */
+} md_thermo;
+
+/* Timer slots for the timing breakdown (CoMD style). */
+enum md_timer { MD_T_PAIR = 0, MD_T_NEIGH, MD_T_INTEGRATE, MD_T_OUTPUT,
+		MD_T_VIZ, MD_T_OTHER, MD_T_COUNT };
+
+typedef struct md_stats {
+	long builds;		/* neighbour list builds            */
+	double avg_neighbors;	/* average full-list length, last build */
+	double t[MD_T_COUNT];	/* seconds spent per timer slot     */
+	double bytes_h2d, bytes_d2h; /* host<->device bytes (CUDA)  */
+	long copies;
+	char desc[256];		/* one line: device, strategy, launch params */
+} md_stats;
+
+/* Fields for md_backend_ops.download. */
+enum { MD_F_X = 1, MD_F_V = 2, MD_F_F = 4, MD_F_IMAGE = 8 };
+
+typedef struct md_backend md_backend;
+
+/*
+ * A backend is this table plus its private context. Every function returns
+ * 0 on success and an MD_EXIT_* code on failure, after printing a message.
+ *   init:     take a copy of cfg and of the state (uploaded once); compute
+ *             the forces of the initial positions.
+ *   run:      advance nsteps velocity-Verlet steps (rebuilds included).
+ *   thermo:   pe, ke, virial of the current state.
+ *   download: copy the requested fields into st (original particle order).
+ *   stats:    neighbour statistics and timers.
+ *   destroy:  free everything; safe on a partially initialised backend.
+ */
+typedef struct md_backend_ops {
+	const char *name;
+	int (*init)(md_backend *b, const md_config *cfg, const md_state *st);
+	int (*run)(md_backend *b, long nsteps);
+	int (*thermo)(md_backend *b, md_thermo *th);
+	int (*download)(md_backend *b, md_state *st, unsigned fields);
+	int (*set_strategy)(md_backend *b, int strategy);
+	void (*stats)(md_backend *b, md_stats *s);
+	void (*destroy)(md_backend *b);
+} md_backend_ops;
+
+struct md_backend {
+	const md_backend_ops *ops;
+	void *ctx;
+};
+
+extern const md_backend_ops md_cpu_backend;
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * setup.h - initial particle state: fcc lattice, Maxwell-Boltzmann
+ * velocities from the counter-based generator, zero momentum, exact T.
+ */
+#ifndef MD_SETUP_H
+#define MD_SETUP_H
+
+#include "md.h"
+
+/* md_state_alloc - allocate the arrays for n particles (zeroed); 0 or -1. */
+int md_state_alloc(md_state *st, int n);
+void md_state_free(md_state *st);
+
+/*
+ * md_setup_lattice - fcc lattice with cfg->cells unit cells of edge
+ * (4/density)^(1/3); allocates st. Returns 0 or MD_EXIT_INPUT/SIM.
+ */
+int md_setup_lattice(const md_config *cfg, md_state *st);
+
+/*
+ * md_setup_velocities - v_i ~ N(0, T/m) from Philox(seed, i), then net
+ * momentum removed and scaled so that 2 KE / (3N - 3) = T exactly.
+ */
+void md_setup_velocities(const md_config *cfg, md_state *st);
+
+/* md_kinetic - 0.5 m sum v^2 over the state. */
+double md_kinetic(const md_state *st, double mass);
+
+/* md_dof - degrees of freedom used for the temperature: 3N - 3. */
+double md_dof(int n);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * sim.h - one simulation: configuration, host state, the chosen backend,
+ * and the run loop with thermo output, progress line and signal handling.
+ * The loop knows nothing about which backend runs.
+ */
+#ifndef MD_SIM_H
+#define MD_SIM_H
+
+#include <stdio.h>
+#include "md.h"
+
+typedef struct md_sim {
+	md_config cfg;
+	md_state st;
+	md_backend be;
+	int backend_kind;	/* MD_BACKEND_CPU or MD_BACKEND_CUDA */
+	long steps_done;
+	double loop_s;
+	md_thermo last;
+} md_sim;
+
+/*
+ * md_sim_init - set up the state from cfg and start the backend
+ * (auto: CUDA when a GPU is usable, else CPU, said in one line on out).
+ * Returns 0 or an MD_EXIT_* code; md_sim_destroy is safe afterwards.
+ */
+int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out);
+
+/*
+ * md_sim_run - run cfg.steps steps with thermo output and, on a terminal,
+ * a progress line; stops early (returning 130 or 143) on SIGINT/SIGTERM
+ * after the current chunk of steps. Prints the summary.
+ */
+int md_sim_run(md_sim *sim, FILE *out);
+
+void md_sim_destroy(md_sim *sim);
+
+/* md_install_signals - SIGINT/SIGTERM request a clean stop. */
+void md_install_signals(void);
+
+#endif

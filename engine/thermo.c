@@ -1,0 +1,70 @@
+/* thermo.c - thermo lines and the end-of-run summary (LAMMPS layout). */
+#include "thermo.h"
+
+#include "setup.h"
+
+void md_thermo_derive(const md_thermo *th, int n, const double box[3],
+		      md_thermo_vals *o)
+{
+	double vol = box[0] * box[1] * box[2];
+
+	o->temp = 2.0 * th->ke / md_dof(n);
+	o->epair = th->pe / n;
+	o->ekin = th->ke / n;
+	o->etot = (th->pe + th->ke) / n;
+	o->press = (2.0 * th->ke + th->virial) / (3.0 * vol);
+}
+
+void md_thermo_header(FILE *out)
+{
+	fprintf(out, "%10s %14s %14s %14s %14s %14s\n", "Step", "Temp", "E_pair",
+		"E_kin", "TotEng", "Press");
+}
+
+void md_thermo_line(FILE *out, const md_thermo *th, int n, const double box[3])
+{
+	md_thermo_vals v;
+
+	md_thermo_derive(th, n, box, &v);
+	fprintf(out, "%10ld %14.8g %14.8g %14.8g %14.8g %14.8g\n", th->step,
+		v.temp, v.epair, v.ekin, v.etot, v.press);
+	fflush(out);
+}
+
+void md_summary(FILE *out, double loop_s, long steps, int n, double dt,
+		const md_stats *s)
+{
+	static const char *names[MD_T_COUNT] = {
+		"Pair", "Neigh", "Integrate", "Output", "Viz", "Other"
+	};
+	double rate = loop_s > 0.0 ? steps / loop_s : 0.0;
+	double accounted = 0.0;
+	int k;
+
+	fprintf(out, "Loop time of %g s for %ld steps with %d atoms\n\n", loop_s,
+		steps, n);
+	fprintf(out, "Performance: %.3f tau/day, %.3f timesteps/s, %.3f Matom-step/s\n",
+		rate * dt * 86400.0, rate, rate * n * 1e-6);
+	fprintf(out, "Backend: %s\n\n", s->desc);
+	fprintf(out, "Section   |  time (s)  | %%total\n");
+	fprintf(out, "----------+------------+-------\n");
+	for (k = 0; k < MD_T_COUNT; k++)
+		if (k != MD_T_OTHER)
+			accounted += s->t[k];
+	for (k = 0; k < MD_T_COUNT; k++) {
+		double t = k == MD_T_OTHER ? loop_s - accounted + s->t[k] : s->t[k];
+
+		if (t < 0.0)
+			t = 0.0;
+		fprintf(out, "%-9s | %10.4f | %6.2f\n", names[k], t,
+			loop_s > 0.0 ? 100.0 * t / loop_s : 0.0);
+	}
+	fprintf(out, "\nNeighbor list builds = %ld\n", s->builds);
+	fprintf(out, "Average neighbors per atom = %.2f (full list, cut-off + skin)\n",
+		s->avg_neighbors);
+	if (s->copies || s->bytes_h2d > 0.0 || s->bytes_d2h > 0.0)
+		fprintf(out, "Host-device copies = %ld, %.0f bytes to device, %.0f bytes to host (%.1f bytes/step)\n",
+			s->copies, s->bytes_h2d, s->bytes_d2h,
+			steps > 0 ? (s->bytes_h2d + s->bytes_d2h) / steps : 0.0);
+	fflush(out);
+}

@@ -1,0 +1,41 @@
+/*
+ * md_pair_impl.h - body of the LJ pair function; included only by
+ * md_physics.h, with MD_REAL and MD_SFX defined (no include guard on purpose).
+ */
+
+/* Coefficients of one type pair, precomputed by md_lj_coeff_init_d(). */
+typedef struct MD_SFX(md_lj) {
+	MD_REAL lj1, lj2;	/* 48 eps s^12, 24 eps s^6: force      */
+	MD_REAL lj3, lj4;	/*  4 eps s^12,  4 eps s^6: energy     */
+	MD_REAL rc2, rc;	/* squared cut-off, cut-off            */
+	MD_REAL eshift;		/* V(rc) when shifted, else 0          */
+	MD_REAL fc;		/* -V'(rc) when force-shifted, else 0  */
+} MD_SFX(md_lj);
+
+/*
+ * md_lj_pair - LJ interaction of one pair at squared distance r2.
+ * Returns F/r (so that F_vec = r_vec * result, r_vec = r_i - r_j, and the
+ * pair virial is r2 * result); stores the pair energy in *e. Both are 0 at
+ * r2 >= rc2. r2 must be > 0. Written without branches on r2 so that it
+ * vectorises on the CPU and does not diverge on the GPU.
+ */
+static MD_HD inline MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
+					      const MD_SFX(md_lj) *c,
+					      MD_REAL *e)
+{
+	const MD_REAL one = (MD_REAL)1;
+	MD_REAL in = r2 < c->rc2 ? one : (MD_REAL)0;
+	MD_REAL ir2 = one / r2;
+	MD_REAL ir6 = ir2 * ir2 * ir2;
+	MD_REAL fr = ir6 * (c->lj1 * ir6 - c->lj2) * ir2;
+	MD_REAL en = ir6 * (c->lj3 * ir6 - c->lj4) - c->eshift;
+
+	if (c->fc != (MD_REAL)0) {	/* same for all pairs of a type pair */
+		MD_REAL ir = MD_SQRT(ir2);
+		MD_REAL r = r2 * ir;
+		fr -= c->fc * ir;
+		en += c->fc * (r - c->rc);
+	}
+	*e = in * en;
+	return in * fr;
+}

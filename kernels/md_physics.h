@@ -1,0 +1,84 @@
+/*
+ * md_physics.h - the pair physics of mdsim, written once.
+ *
+ * Compiled by gcc (CPU backend, double) and by nvcc (GPU strategies, float).
+ * The body of the pair function lives in md_pair_impl.h, which this header
+ * includes twice: once with MD_REAL = double (suffix _d), once with
+ * MD_REAL = float (suffix _f). No strategy or backend retypes the formula.
+ *
+ * Units: reduced LJ units (sigma, epsilon, m, k_B = 1).
+ * Pair potential: V(r) = 4 eps [(s/r)^12 - (s/r)^6] for r < rc, with a
+ * cut-off mode:
+ *   MD_SHIFT_NONE   plain truncation (LAMMPS lj/cut)
+ *   MD_SHIFT_ENERGY V(r) - V(rc)                      (continuous energy)
+ *   MD_SHIFT_FORCE  V(r) - V(rc) - (r - rc) V'(rc)    (continuous force)
+ */
+#ifndef MD_PHYSICS_H
+#define MD_PHYSICS_H
+
+#ifdef __CUDACC__
+#define MD_HD __host__ __device__ __forceinline__
+#else
+#define MD_HD
+#endif
+
+#include <math.h>
+
+#define MD_MAX_TYPES 4
+
+enum md_shift { MD_SHIFT_NONE = 0, MD_SHIFT_ENERGY = 1, MD_SHIFT_FORCE = 2 };
+
+#define MD_REAL double
+#define MD_SFX(name) name##_d
+#define MD_SQRT sqrt
+#include "md_pair_impl.h"
+#undef MD_REAL
+#undef MD_SFX
+#undef MD_SQRT
+
+#define MD_REAL float
+#define MD_SFX(name) name##_f
+#define MD_SQRT sqrtf
+#include "md_pair_impl.h"
+#undef MD_REAL
+#undef MD_SFX
+#undef MD_SQRT
+
+/*
+ * md_lj_coeff_init_d - fill the coefficients of one type pair.
+ * eps, sigma > 0, rc > 0; shift is an enum md_shift. Pure function.
+ */
+static inline void md_lj_coeff_init_d(md_lj_d *c, double eps, double sigma,
+				      double rc, int shift)
+{
+	double s6 = sigma * sigma * sigma * sigma * sigma * sigma;
+	double rc2 = rc * rc, ir6 = 1.0 / (rc2 * rc2 * rc2);
+
+	c->lj1 = 48.0 * eps * s6 * s6;
+	c->lj2 = 24.0 * eps * s6;
+	c->lj3 = 4.0 * eps * s6 * s6;
+	c->lj4 = 4.0 * eps * s6;
+	c->rc2 = rc2;
+	c->rc = rc;
+	c->eshift = 0.0;
+	c->fc = 0.0;
+	if (shift != MD_SHIFT_NONE)
+		c->eshift = ir6 * (c->lj3 * ir6 - c->lj4);
+	if (shift == MD_SHIFT_FORCE)	/* -dV/dr at rc */
+		c->fc = ir6 * (c->lj1 * ir6 - c->lj2) / rc;
+}
+
+/* md_lj_coeff_to_f - the same coefficients rounded to float (GPU use). */
+static inline void md_lj_coeff_to_f(md_lj_f *out, const md_lj_d *in)
+{
+	out->lj1 = (float)in->lj1;
+	out->lj2 = (float)in->lj2;
+	out->lj3 = (float)in->lj3;
+	out->lj4 = (float)in->lj4;
+	out->rc2 = (float)in->rc2;
+	out->rc = (float)in->rc;
+	out->eshift = (float)in->eshift;
+	out->fc = (float)in->fc;
+}
+
+#endif

@@ -88,26 +88,25 @@ run: deps
 	$(MAKE) all
 	./$(BUILD)/mdsim configs/lj.ini
 
-TEST_SRC := $(wildcard tests/test_*.c)
-TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SRC))
+# Each tests/test_*.c (CPU) and tests/gpu_*.c (GPU; skips without a GPU) is
+# its own Check program; tests/*_test.sh are end-to-end scripts.
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c tests/gpu_*.c))
+GPU_BINS  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 
-$(BUILD)/tests/%.o: tests/%.c $(HEADERS) tests/testutil.h
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(HEADERS) $(BUILD)/libmdsim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PC_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) $< $(BUILD)/libmdsim.a -o $@ \
+	  $(CHECK_LIBS) $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/check_mdsim: $(TEST_OBJ) $(BUILD)/tests/runner.o $(BUILD)/libmdsim.a
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(CHECK_LIBS) $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
-
-tests: $(BUILD)/mdsim $(BUILD)/tests/check_mdsim
+tests: $(BUILD)/mdsim $(TEST_BINS)
 
 test: deps
 	$(MAKE) tests
-	MDSIM=./$(BUILD)/mdsim ./$(BUILD)/tests/check_mdsim
-	MDSIM=./$(BUILD)/mdsim bash tests/cli_test.sh
+	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(wildcard tests/*_test.sh)
 
-# GPU suites: the same runner, GPU suites only (they skip without a GPU)
-test-gpu: $(BUILD)/tests/check_mdsim $(BUILD)/mdsim
-	MDSIM_SUITES=gpu MDSIM=./$(BUILD)/mdsim ./$(BUILD)/tests/check_mdsim
+# GPU suites only (on the GPU machine; they skip cleanly without a GPU)
+test-gpu: $(BUILD)/mdsim $(GPU_BINS)
+	BUILD=$(BUILD) bash tests/run_all.sh $(GPU_BINS) $(wildcard tests/gpu_*_test.sh)
 
 bench: $(BUILD)/mdsim
 	./$(BUILD)/mdsim configs/bench_lj.ini

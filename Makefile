@@ -77,8 +77,12 @@ $(BUILD)/kernels/%.o: kernels/%.cu $(HEADERS) $(wildcard kernels/*.cuh)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(BUILD)/libmdsim.a: $(ENGINE_OBJ) $(GPU_OBJ)
-	ar rcs $@ $^
+# the stamp makes a switch between CUDA=0 and CUDA=1 rebuild the archive
+$(BUILD)/.cuda-$(CUDA):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/.cuda-* && touch $@
+
+$(BUILD)/libmdsim.a: $(ENGINE_OBJ) $(GPU_OBJ) $(BUILD)/.cuda-$(CUDA)
+	rm -f $@ && ar rcs $@ $(ENGINE_OBJ) $(GPU_OBJ)
 
 $(BUILD)/mdsim: $(BUILD)/engine/main.o $(BUILD)/libmdsim.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)

@@ -116,6 +116,18 @@ static const cfg_key cfg_keys[] = {
 	{ "viz", "color", T_ENUM, OFF(viz_color), "type", 0, 0, "type|speed", 0, "",
 	  "colour by particle type or by speed", 0 },
 };
+/* Names and descriptions of the force strategies, from the one table. */
+const char *const md_strategy_names[MD_STRAT_COUNT] = {
+#define NAME_ROW(name, desc, tune) #name,
+	MD_STRATEGY_TABLE(NAME_ROW)
+#undef NAME_ROW
+};
+const char *const md_strategy_descs[MD_STRAT_COUNT] = {
+#define DESC_ROW(name, desc, tune) desc,
+	MD_STRATEGY_TABLE(DESC_ROW)
+#undef DESC_ROW
+};
+
 #define NKEYS ((int)(sizeof(cfg_keys) / sizeof(cfg_keys[0])))
 
 static const char *const cfg_sections[] = {
@@ -473,6 +485,12 @@ int cfg_validate(md_config *cfg, FILE *err)
 		}
 	if (bad)
 		return MD_EXIT_INPUT;
+	cfg->hybrid_ratio_given = cfg->given_line[find_key("backend", "hybrid_ratio")] != 0;
+	if (!cfg->check && cfg->every == 0) {
+		fprintf(err, "mdsim: %s: [neighbor] check: with check = false, every must be > 0 (the list would never be rebuilt)\n",
+			cfg->path);
+		return MD_EXIT_INPUT;
+	}
 	cfg_box(cfg, box);
 	for (i = 0; i < 3; i++)
 		if (box[i] < 2.0 * (cfg->cutoff + cfg->skin)) {

@@ -6,17 +6,7 @@
 #include <string.h>
 #include "config.h"
 #include "sim.h"
-
-const char *const md_strategy_names[MD_STRAT_COUNT] = {
-#define NAME_ROW(name, desc) #name,
-	MD_STRATEGY_TABLE(NAME_ROW)
-#undef NAME_ROW
-};
-const char *const md_strategy_descs[MD_STRAT_COUNT] = {
-#define DESC_ROW(name, desc) desc,
-	MD_STRATEGY_TABLE(DESC_ROW)
-#undef DESC_ROW
-};
+#include "bench.h"
 
 static void usage(FILE *out)
 {
@@ -32,6 +22,10 @@ static void usage(FILE *out)
 "  --strategy S           GPU force strategy (overrides backend.strategy)\n"
 "  --set SECTION.KEY=VAL  override any config key (repeatable)\n"
 "  --quiet                no thermo lines or progress, only the summary\n"
+"  --bench                benchmark every force strategy on this system\n"
+"                         (run.steps = minimum timed steps per strategy)\n"
+"  --csv FILE             with --bench: also write the table as CSV\n"
+"  --strategies A,B       with --bench: only these strategies\n"
 "  --list-strategies      describe the GPU force strategies\n"
 "  --help-config          print the config key reference\n"
 "  --help                 this text\n"
@@ -63,8 +57,8 @@ int main(int argc, char **argv)
 {
 	md_config cfg;
 	md_sim sim;
-	const char *path = NULL;
-	int i, rc, quiet = 0;
+	const char *path = NULL, *csv = NULL, *only = NULL;
+	int i, rc, quiet = 0, bench = 0;
 
 	/* informational options first, then the config, then overrides */
 	for (i = 1; i < argc; i++) {
@@ -94,6 +88,17 @@ int main(int argc, char **argv)
 			path = argv[i];
 		} else if (!strcmp(argv[i], "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(argv[i], "--bench")) {
+			bench = 1;
+		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--strategies")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "mdsim: %s needs a value\n", argv[i]);
+				return MD_EXIT_INPUT;
+			}
+			if (!strcmp(argv[i], "--csv"))
+				csv = argv[++i];
+			else
+				only = argv[++i];
 		} else if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--backend") ||
 			   !strcmp(argv[i], "--strategy") || !strcmp(argv[i], "--set")) {
 			i++;	/* value checked in the second pass */
@@ -132,6 +137,8 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 
+	if (bench)
+		return md_bench(&cfg, only, csv, stdout);
 	md_install_signals();
 	rc = md_sim_init(&sim, &cfg, stdout);
 	if (!rc)

@@ -23,7 +23,7 @@ enum md_viz_mode { MD_VIZ_OFF = 0, MD_VIZ_AUTO, MD_VIZ_ON, MD_VIZ_OFFSCREEN };
 enum md_backend_kind { MD_BACKEND_AUTO = 0, MD_BACKEND_CPU, MD_BACKEND_CUDA };
 
 /* Force strategies of the CUDA backend; the CPU backend ignores them. */
-#define MD_STRAT_ENUM_ROW(name, desc) MD_STRAT_##name,
+#define MD_STRAT_ENUM_ROW(name, desc, tune) MD_STRAT_##name,
 enum md_strategy {
 	MD_STRAT_AUTO = -1,
 	MD_STRATEGY_TABLE(MD_STRAT_ENUM_ROW)
@@ -62,7 +62,8 @@ enum md_backend_kind */
 	int gpu_id;
 	int block_size;		/* 0 = autotune */
 	int threads_per_particle; /* 0 = autotune */
-	double hybrid_ratio;	/* fraction of particles on the shared path */
+	double hybrid_ratio;	/* fraction of cells on the shared path */
+	int hybrid_ratio_given;	/* set by the user: the autotuner keeps it */
 	int autotune;
 	/* [output] */
 	char trajectory[512];	/* H5MD file, "" = no trajectory */
@@ -115,6 +116,8 @@ typedef struct md_stats {
 	long builds;		/* neighbour list builds            */
 	double avg_neighbors;	/* average full-list length, last build */
 	double t[MD_T_COUNT];	/* seconds spent per timer slot     */
+	int t_fractions;	/* t[] holds fractions of the loop time (GPU:
+				 * sampled with events) instead of seconds */
 	double bytes_h2d, bytes_d2h; /* host<->device bytes (CUDA)  */
 	long copies;
 	char desc[256];		/* one line: device, strategy, launch params */

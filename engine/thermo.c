@@ -38,21 +38,34 @@ void md_summary(FILE *out, double loop_s, long steps, int n, double dt,
 		"Pair", "Neigh", "Integrate", "Output", "Viz", "Other"
 	};
 	double rate = loop_s > 0.0 ? steps / loop_s : 0.0;
-	double accounted = 0.0;
+	double accounted = 0.0, t_in[MD_T_COUNT];
 	int k;
+
+	/* GPU phases are fractions of the GPU time (all but output and viz) */
+	for (k = 0; k < MD_T_COUNT; k++)
+		t_in[k] = s->t[k];
+	if (s->t_fractions) {
+		double gpu = loop_s - s->t[MD_T_OUTPUT] - s->t[MD_T_VIZ];
+
+		t_in[MD_T_PAIR] *= gpu;
+		t_in[MD_T_NEIGH] *= gpu;
+		t_in[MD_T_INTEGRATE] *= gpu;
+	}
 
 	fprintf(out, "Loop time of %g s for %ld steps with %d atoms\n\n", loop_s,
 		steps, n);
 	fprintf(out, "Performance: %.3f tau/day, %.3f timesteps/s, %.3f Matom-step/s\n",
 		rate * dt * 86400.0, rate, rate * n * 1e-6);
 	fprintf(out, "Backend: %s\n\n", s->desc);
+	if (s->t_fractions)
+		fprintf(out, "(GPU phases split by event timing of sampled steps)\n");
 	fprintf(out, "Section   |  time (s)  | %%total\n");
 	fprintf(out, "----------+------------+-------\n");
 	for (k = 0; k < MD_T_COUNT; k++)
 		if (k != MD_T_OTHER)
-			accounted += s->t[k];
+			accounted += t_in[k];
 	for (k = 0; k < MD_T_COUNT; k++) {
-		double t = k == MD_T_OTHER ? loop_s - accounted + s->t[k] : s->t[k];
+		double t = k == MD_T_OTHER ? loop_s - accounted + t_in[k] : t_in[k];
 
 		if (t < 0.0)
 			t = 0.0;

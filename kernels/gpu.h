@@ -21,6 +21,36 @@ int gpu_probe(int id, char *name, size_t len);
 /* gpu_backend_ops - the CUDA backend table, or NULL in a CPU-only build. */
 const md_backend_ops *gpu_backend_ops(void);
 
+/* Launch description of the current strategy (benchmark and HUD). */
+typedef struct gpu_bench_desc {
+	char gpu[256];
+	double peak_bw;		/* bytes/s from the device properties */
+	int block, tpp;
+	float hybrid_ratio;
+	int stride;		/* neighbour-list row length */
+	long long builds;
+} gpu_bench_desc;
+
+/*
+ * The following take a backend made from gpu_backend_ops(); in a CPU-only
+ * build they return -1 / do nothing.
+ * gpu_neighbors: neighbour list of original particle orig (original
+ *   indices) into out (at most max); returns the full count or -1.
+ * gpu_bench_phases: run nsteps without the graph, timed per phase;
+ *   ms[0..2] = neighbour, force, integrate milliseconds per step.
+ */
+int gpu_neighbors(md_backend *b, int orig, int *out, int max);
+int gpu_list_stride(md_backend *b);
+void gpu_bench_info(md_backend *b, gpu_bench_desc *d);
+int gpu_bench_phases(md_backend *b, long nsteps, double ms[3]);
+
+/*
+ * gpu_test_shrink_list - test hook: cut the neighbour list to `stride`
+ * entries per particle and request a rebuild at the next step, so that
+ * the overflow detection and recovery path runs. Returns 0 or -1.
+ */
+int gpu_test_shrink_list(md_backend *b, int stride);
+
 #ifdef __cplusplus
 }
 #endif

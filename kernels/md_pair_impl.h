@@ -19,7 +19,7 @@ typedef struct MD_SFX(md_lj) {
  * r2 >= rc2. r2 must be > 0. Written without branches on r2 so that it
  * vectorises on the CPU and does not diverge on the GPU.
  */
-static MD_HD inline MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
+static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
 					      const MD_SFX(md_lj) *c,
 					      MD_REAL *e)
 {

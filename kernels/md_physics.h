@@ -16,10 +16,11 @@
 #ifndef MD_PHYSICS_H
 #define MD_PHYSICS_H
 
+/* MD_INLINE: a static function both compilers inline (host and device). */
 #ifdef __CUDACC__
-#define MD_HD __host__ __device__ __forceinline__
+#define MD_INLINE __host__ __device__ __forceinline__
 #else
-#define MD_HD
+#define MD_INLINE inline
 #endif
 
 #include <math.h>

@@ -8,11 +8,11 @@
 
 #include <stdint.h>
 #include <math.h>
-#include "md_physics.h"		/* MD_HD */
+#include "md_physics.h"		/* MD_INLINE */
 
 typedef struct md_u4 { uint32_t v[4]; } md_u4;
 
-static MD_HD inline uint32_t md_mulhilo32(uint32_t a, uint32_t b, uint32_t *hi)
+static MD_INLINE uint32_t md_mulhilo32(uint32_t a, uint32_t b, uint32_t *hi)
 {
 	uint64_t p = (uint64_t)a * (uint64_t)b;
 	*hi = (uint32_t)(p >> 32);
@@ -20,7 +20,7 @@ static MD_HD inline uint32_t md_mulhilo32(uint32_t a, uint32_t b, uint32_t *hi)
 }
 
 /* md_philox - 10 rounds of Philox4x32 on counter ctr with a 64-bit key. */
-static MD_HD inline md_u4 md_philox(md_u4 ctr, uint64_t key64)
+static MD_INLINE md_u4 md_philox(md_u4 ctr, uint64_t key64)
 {
 	uint32_t k0 = (uint32_t)key64, k1 = (uint32_t)(key64 >> 32);
 	int r;
@@ -43,7 +43,7 @@ static MD_HD inline md_u4 md_philox(md_u4 ctr, uint64_t key64)
 }
 
 /* md_u01 - uniform double in (0, 1] from 32 bits (never 0: safe for log). */
-static MD_HD inline double md_u01(uint32_t u)
+static MD_INLINE double md_u01(uint32_t u)
 {
 	return ((double)u + 1.0) * (1.0 / 4294967296.0);
 }
@@ -53,7 +53,7 @@ static MD_HD inline double md_u01(uint32_t u)
  * Box-Muller on one Philox block. a is typically the particle index,
  * b a stream id, c the step.
  */
-static MD_HD inline void md_gauss4(uint64_t seed, uint32_t a, uint32_t b,
+static MD_INLINE void md_gauss4(uint64_t seed, uint32_t a, uint32_t b,
 				   uint32_t c, double g[4])
 {
 	md_u4 ctr = { { a, b, c, 0x6d647369u } };

@@ -7,11 +7,21 @@
 #ifndef MD_STRATEGIES_H
 #define MD_STRATEGIES_H
 
+/* Tunable launch parameters of a strategy (third column). */
+#define MD_TUNE_BLOCK 1		/* threads per block          */
+#define MD_TUNE_TPP   2		/* lanes per particle         */
+#define MD_TUNE_RATIO 4		/* hybrid_ratio               */
+
 #define MD_STRATEGY_TABLE(X) \
-	X(global, "baseline: one thread per particle, neighbour indices and positions read from global memory") \
-	X(shared, "a block stages its particles' neighbour positions in padded shared memory, then computes from there") \
-	X(register, "several lanes per particle; own data in registers, neighbour data prefetched into registers, warp-shuffle reduction") \
-	X(hybrid, "a fraction hybrid_ratio of the particles on the shared path, the rest on the register path, in one launch") \
-	X(tiled, "all-pairs with shared-memory tiles (N-body tiling), no neighbour list: small systems and a GPU reference")
+	X(global, "baseline: one thread per particle, neighbour indices and positions read from global memory", \
+	  MD_TUNE_BLOCK) \
+	X(shared, "one warp per cell stages the positions of the 27 neighbouring cells in shared memory and computes from there (no list)", \
+	  0) \
+	X(register, "tpp lanes per particle; own data in registers, next neighbour prefetched into registers, warp-shuffle reduction", \
+	  MD_TUNE_BLOCK | MD_TUNE_TPP) \
+	X(hybrid, "a fraction hybrid_ratio of the cells on the shared path, the rest on the register path, in one launch", \
+	  MD_TUNE_TPP | MD_TUNE_RATIO) \
+	X(tiled, "all pairs with shared-memory tiles (N-body tiling), no neighbour list: small systems and a GPU reference", \
+	  MD_TUNE_BLOCK)
 
 #endif

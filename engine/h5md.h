@@ -1,0 +1,122 @@
+/*
+ * h5md.h - H5MD 1.1 trajectory files: create, append frames, flush, close,
+ * and read the last frame back for a restart. Only this module and its
+ * test include <hdf5.h>; callers see an opaque handle.
+ *
+ * Layout (docs/h5md.md has the full tree):
+ *   /h5md                      version = [1, 1]; author, creator, modules/units
+ *   /particles/trajectory      box (dimension 3, boundary periodic x3,
+ *                              edges [F][3][3]), position [F][N][3],
+ *                              optional velocity, force, image; species [N],
+ *                              mass [N]
+ *   /observables/<name>        potential_energy, kinetic_energy,
+ *                              total_energy (per particle), temperature,
+ *                              pressure: value [F]
+ *   /parameters                config (INI text), program, program_version
+ * Every time-dependent element shares one `step` (int64) and one `time`
+ * (double) dataset through hard links, as H5MD requires for image and box.
+ *
+ * Units: reduced LJ units, written as variable-length string attributes
+ * `unit`: length "sigma", time "tau", energy "epsilon", mass "m0",
+ * velocity "sigma tau-1", force "epsilon sigma-1", temperature
+ * "epsilon kB-1", pressure "epsilon sigma-3".
+ *
+ * Crash safety: files use HDF5 file format 2 (superblock v2, library
+ * version bounds 1.8), whose readers do not refuse a file that a killed
+ * writer left open (superblock v3, needed for SWMR, makes plain readers
+ * fail with "file is already open for write"). Value datasets are chunked
+ * one frame per chunk and bypass the chunk cache, so a frame's data reach
+ * the file when it is appended and a flush writes metadata only; float
+ * values have a NaN fill value, so a frame whose metadata a kill cut short
+ * reads as NaN, never as plausible numbers, and readers skip it.
+ *
+ * Not thread-safe per handle: one thread uses a handle at a time.
+ */
+#ifndef MD_H5MD_H
+#define MD_H5MD_H
+
+#include <stddef.h>
+#include "md.h"
+
+typedef struct h5md_file h5md_file;
+
+/* Observables, sampled with every frame (index into h5md_frame.obs). */
+enum { H5MD_OBS_PE = 0, H5MD_OBS_KE, H5MD_OBS_ETOT, H5MD_OBS_TEMP,
+       H5MD_OBS_PRESS, H5MD_NOBS };
+
+/* What a new file describes. Arrays are borrowed for the call only. */
+typedef struct h5md_info {
+	int n;			/* particles                               */
+	unsigned fields;	/* MD_F_X (required) | MD_F_V | MD_F_F | MD_F_IMAGE */
+	int compression;	/* shuffle + deflate the per-particle values */
+	const int *species;	/* n species indices                       */
+	double mass;		/* mass of every particle, m0              */
+	const char *config_text; /* INI text of the run, "" allowed        */
+	const char *creator_version;
+} h5md_info;
+
+/* One frame. Arrays hold 3n values interleaved x,y,z in particle order;
+ * those whose field is not in the file's fields are not read. */
+typedef struct h5md_frame {
+	long step;
+	double time;		/* tau                                     */
+	double box[3];		/* cuboid edges, sigma                     */
+	const double *x, *v, *f;
+	const int *image;
+	double obs[H5MD_NOBS];	/* energies per particle, T, P             */
+} h5md_frame;
+
+/* h5md_quiet - silence HDF5's own error stack printing in this thread. */
+void h5md_quiet(void);
+
+/*
+ * h5md_create - create (truncate) path with the layout above and no frames.
+ * Returns the handle, or NULL with a message in err (I/O failure).
+ */
+h5md_file *h5md_create(const char *path, const h5md_info *info, char *err,
+		       size_t errlen);
+
+/*
+ * h5md_open_append - open an existing mdsim H5MD file for appending frames
+ * after step `after`: frames with step > after, and trailing frames that a
+ * killed writer left incomplete, are cut off. The file must hold n
+ * particles and exactly the fields of info (else *bad_input = 1). The INI
+ * text of info is stored as /parameters/config_from_step_<after>.
+ * Returns the handle, or NULL with a message in err.
+ */
+h5md_file *h5md_open_append(const char *path, const h5md_info *info,
+			    long after, int *bad_input, char *err,
+			    size_t errlen);
+
+/*
+ * h5md_append - extend every time-dependent dataset by one frame and write
+ * fr. On failure the datasets are cut back to the frames before (so that a
+ * later flush or close leaves no half frame), and err says why.
+ * Returns 0 or -1.
+ */
+int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen);
+
+/* h5md_flush - H5Fflush: what was appended is in the file. 0 or -1. */
+int h5md_flush(h5md_file *h, char *err, size_t errlen);
+
+/* h5md_frames - frames in the file (appended ones included). */
+long h5md_frames(const h5md_file *h);
+
+/*
+ * h5md_close - flush and close; NULL is a no-op. Returns 0 or -1 (the
+ * handle is freed either way).
+ */
+int h5md_close(h5md_file *h, char *err, size_t errlen);
+
+/*
+ * h5md_read_last - the last complete frame of path, for a restart:
+ * allocates st (md_state_alloc) with positions, velocities, images,
+ * species, box (diagonal of edges) and step; *time gets its time.
+ * need: MD_F_* fields the restart requires (velocity and image).
+ * Returns 0, or MD_EXIT_INPUT (not an H5MD trajectory, a field missing, no
+ * complete frame) / MD_EXIT_IO (read error) with a message in err.
+ */
+int h5md_read_last(const char *path, unsigned need, md_state *st,
+		   double *time, char *err, size_t errlen);
+
+#endif

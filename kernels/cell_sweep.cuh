@@ -1,0 +1,107 @@
+/*
+ * cell_sweep.cuh - one warp sweeps the 27-cell neighbourhood of one cell
+ * with candidate positions staged in shared memory. Used by the neighbour
+ * build (GPU_SWEEP_LIST: append j within rc + skin) and by the shared and
+ * hybrid force strategies (GPU_SWEEP_FORCE: forces from staged positions,
+ * no neighbour list). Requires cells of edge >= rc + skin built at the last
+ * rebuild (particles have moved less than skin/2 since).
+ *
+ * Shared layout: per warp, three float arrays of 32 (SoA). Each lane writes
+ * its own word (no conflicts); in the compute loop every lane reads the same
+ * word (a broadcast), so the layout is conflict-free.
+ */
+#ifndef MD_CELL_SWEEP_CUH
+#define MD_CELL_SWEEP_CUH
+
+#include "gpu_common.cuh"
+
+static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
+						      int mode, int eflag)
+{
+	__shared__ float sx[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ float sy[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ float sz[GPU_WARPS_PER_CELL_BLOCK][32];
+	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+	int cc[3], lo[3], hi[3], d;
+	const int first = s.cell_start[c], last = s.cell_start[c + 1];
+
+	gpu_cell_coords(s, c, cc);
+	for (d = 0; d < 3; d++) {	/* no duplicate cells when nc < 3 */
+		lo[d] = s.nc[d] >= 3 ? -1 : 0;
+		hi[d] = s.nc[d] >= 2 ? 1 : 0;
+	}
+	for (int base = first; base < last; base += 32) {
+		const int i = base + lane;
+		const bool act = i < last;
+		const float4 pi = act ? s.pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+		float3 f = make_float3(0.f, 0.f, 0.f);
+		float e = 0.f, w = 0.f;
+		int cnt = 0;
+		int *row = s.nl + (size_t)(act ? i : 0) * s.stride;
+
+		for (int dz = lo[2]; dz <= hi[2]; dz++)
+		for (int dy = lo[1]; dy <= hi[1]; dy++)
+		for (int dx = lo[0]; dx <= hi[0]; dx++) {
+			int nx = (cc[0] + dx + s.nc[0]) % s.nc[0];
+			int ny = (cc[1] + dy + s.nc[1]) % s.nc[1];
+			int nz = (cc[2] + dz + s.nc[2]) % s.nc[2];
+			int cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
+			int js = s.cell_start[cj], je = s.cell_start[cj + 1];
+
+			for (int t = js; t < je; t += 32) {
+				int m = min(32, je - t);
+
+				__syncwarp();
+				if (lane < m) {
+					float4 p = s.pos[t + lane];
+
+					sx[warp][lane] = p.x;
+					sy[warp][lane] = p.y;
+					sz[warp][lane] = p.z;
+				}
+				__syncwarp();
+				if (!act)
+					continue;
+				for (int k = 0; k < m; k++) {
+					int j = t + k;
+					float4 pj;
+
+					if (j == i)
+						continue;
+					pj = make_float4(sx[warp][k], sy[warp][k],
+							 sz[warp][k], 0.f);
+					if (mode == GPU_SWEEP_LIST) {
+						float rx = gpu_min_image(pi.x - pj.x, s.box[0], s.ibox[0]);
+						float ry = gpu_min_image(pi.y - pj.y, s.box[1], s.ibox[1]);
+						float rz = gpu_min_image(pi.z - pj.z, s.box[2], s.ibox[2]);
+
+						if (rx * rx + ry * ry + rz * rz < s.rlist2) {
+							if (cnt < s.stride)
+								row[cnt] = j;
+							cnt++;
+						}
+					} else {
+						gpu_pair_accum(s, pi, pj, f, e, w);
+					}
+				}
+			}
+		}
+		if (mode == GPU_SWEEP_LIST) {
+			if (act) {
+				s.nn[i] = cnt;
+				if (cnt > s.stride) {
+					atomicMax(&s.st->max_nn, cnt);
+					s.st->overflow = 1;
+					s.st->halt = 1;
+				}
+			}
+		} else {
+			if (act)
+				s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
+			if (eflag)
+				gpu_acc_thermo(s, e, w);
+		}
+	}
+}
+
+#endif

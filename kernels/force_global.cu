@@ -1,0 +1,34 @@
+/*
+ * force_global.cu - strategy `global`, the baseline: one thread per
+ * particle, neighbour indices and neighbour positions read straight from
+ * global memory every step (no staging, no prefetch, no __ldg).
+ */
+#include "gpu_common.cuh"
+
+__global__ void k_force_global(gpu_sys s, int eflag)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float3 f = make_float3(0.f, 0.f, 0.f);
+	float e = 0.f, w = 0.f;
+
+	if (gpu_halted(s))
+		return;
+	if (i < s.n) {
+		const float4 pi = s.pos[i];
+		const int *row = s.nl + (size_t)i * s.stride;
+		int k, nn = s.nn[i];
+
+		for (k = 0; k < nn; k++)
+			gpu_pair_accum(s, pi, s.pos[row[k]], f, e, w);
+		s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
+	}
+	if (eflag)
+		gpu_acc_thermo(s, e, w);
+}
+
+void gpu_force_global(const gpu_sys *s, const gpu_launch *l, int eflag,
+		      cudaStream_t st)
+{
+	k_force_global<<<(s->n + l->block - 1) / l->block, l->block, 0, st>>>(*s, eflag);
+	GPU_CHECK_LAUNCH();
+}

@@ -1,0 +1,26 @@
+/*
+ * force_register.cu - strategy `register`: tpp lanes per particle with
+ * register caching and prefetch (kernels/register_path.cuh), no shared
+ * memory.
+ */
+#include "gpu_common.cuh"
+#include "register_path.cuh"
+
+__global__ void k_force_register(gpu_sys s, int tpp, int eflag)
+{
+	int t = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (gpu_halted(s))
+		return;
+	gpu_register_path(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp, eflag);
+}
+
+void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,
+			cudaStream_t st)
+{
+	long threads = (long)s->n * l->tpp;
+
+	k_force_register<<<(int)((threads + l->block - 1) / l->block), l->block, 0, st>>>(
+		*s, l->tpp, eflag);
+	GPU_CHECK_LAUNCH();
+}

@@ -1,0 +1,27 @@
+/*
+ * force_shared.cu - strategy `shared`: one warp per cell; the positions of
+ * the 27 neighbouring cells are staged in shared memory (kernels/
+ * cell_sweep.cuh) and each lane computes its particle against them. Reads
+ * no neighbour list: more pair tests (the whole cell neighbourhood) but
+ * every position comes from shared memory.
+ */
+#include "gpu_common.cuh"
+#include "cell_sweep.cuh"
+
+__global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
+k_force_shared(gpu_sys s, int eflag)
+{
+	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
+
+	if (gpu_halted(s) || c >= s.ncell)
+		return;
+	gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag);
+}
+
+void gpu_force_shared(const gpu_sys *s, const gpu_launch *l, int eflag,
+		      cudaStream_t st)
+{
+	(void)l;
+	k_force_shared<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s, eflag);
+	GPU_CHECK_LAUNCH();
+}

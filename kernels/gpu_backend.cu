@@ -1,0 +1,791 @@
+/*
+ * gpu_backend.cu - the CUDA backend table: device-resident state, the step
+ * as a CUDA graph, the autotuner, and the only host<->device copies (all
+ * through gpu_copy(), which counts them).
+ *
+ * State is uploaded once at init. A step is integrate1 (which decides on
+ * the GPU whether to rebuild), the rebuild sequence (empty launches when
+ * no rebuild is due), the force strategy and integrate2. run() replays the
+ * step graph and reads the 64-byte status block once at its end: that is
+ * where a neighbour-list overflow is recovered (list grown, the halted step
+ * finished) and a blow-up reported.
+ */
+#include "gpu_common.cuh"
+#include "gpu.h"
+
+#include <string.h>
+#include <math.h>
+
+#define GRAPH_STEPS 16		/* steps per replay of the multi-step graph */
+
+typedef struct gpu_ctx {
+	md_config cfg;
+	gpu_sys s;
+	gpu_launch launch[MD_STRAT_COUNT];
+	int strategy;
+	double mass;
+	cudaStream_t stream;
+	cudaGraphExec_t g_multi, g_one, g_energy;
+	int graphs_ok;
+	gpu_status *h_status;	/* pinned */
+	gpu_acc *h_acc;		/* pinned */
+	long long step0;	/* host step at init */
+	md_stats stats;
+	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
+	long prof_steps;
+	char gpu_name[256];
+	double peak_bw;		/* bytes/s from the device properties */
+} gpu_ctx;
+
+/* --- copies (the one wrapper) -------------------------------------------- */
+
+static void gpu_copy(gpu_ctx *c, void *dst, const void *src, size_t bytes,
+		     cudaMemcpyKind kind)
+{
+	GPU_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, c->stream));
+	c->stats.copies++;
+	if (kind == cudaMemcpyHostToDevice)
+		c->stats.bytes_h2d += (double)bytes;
+	else
+		c->stats.bytes_d2h += (double)bytes;
+}
+
+static void read_status(gpu_ctx *c)
+{
+	gpu_copy(c, c->h_status, c->s.st, sizeof(gpu_status),
+		 cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+}
+
+static void write_status(gpu_ctx *c)
+{
+	gpu_copy(c, c->s.st, c->h_status, sizeof(gpu_status),
+		 cudaMemcpyHostToDevice);
+}
+
+/* --- probe ---------------------------------------------------------------- */
+
+extern "C" int gpu_probe(int id, char *name, size_t len)
+{
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	cudaDeviceProp p;
+
+	if (e != cudaSuccess) {
+		snprintf(name, len, "%s", cudaGetErrorString(e));
+		cudaGetLastError();
+		return 0;
+	}
+	if (id >= n) {
+		snprintf(name, len, "device %d requested, %d present", id, n);
+		return 0;
+	}
+	if (cudaGetDeviceProperties(&p, id) != cudaSuccess) {
+		snprintf(name, len, "cannot query device %d", id);
+		cudaGetLastError();
+		return 0;
+	}
+	snprintf(name, len, "%s", p.name);
+	return 1;
+}
+
+/* --- the step ------------------------------------------------------------- */
+
+static void enqueue_force(gpu_ctx *c, int eflag)
+{
+	if (eflag)
+		gpu_enqueue_zero_acc(&c->s, c->stream);
+	gpu_strategies[c->strategy].launch(&c->s, &c->launch[c->strategy], eflag,
+					   c->stream);
+}
+
+static void enqueue_step(gpu_ctx *c, int eflag)
+{
+	gpu_enqueue_integrate1(&c->s, c->stream);
+	gpu_enqueue_rebuild(&c->s, c->stream);
+	enqueue_force(c, eflag);
+	gpu_enqueue_integrate2(&c->s, c->stream);
+}
+
+static void destroy_graphs(gpu_ctx *c)
+{
+	if (!c->graphs_ok)
+		return;
+	cudaGraphExecDestroy(c->g_multi);
+	cudaGraphExecDestroy(c->g_one);
+	cudaGraphExecDestroy(c->g_energy);
+	c->graphs_ok = 0;
+}
+
+static cudaGraphExec_t capture(gpu_ctx *c, int nsteps, int eflag_last)
+{
+	cudaGraph_t g;
+	cudaGraphExec_t ex;
+	int k;
+
+	GPU_CHECK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal));
+	for (k = 0; k < nsteps; k++)
+		enqueue_step(c, eflag_last && k == nsteps - 1);
+	GPU_CHECK(cudaStreamEndCapture(c->stream, &g));
+	GPU_CHECK(cudaGraphInstantiate(&ex, g, 0));
+	GPU_CHECK(cudaGraphDestroy(g));
+	return ex;
+}
+
+/* Graphs bake pointers, strides and launch parameters: rebuilt on change. */
+static void ensure_graphs(gpu_ctx *c)
+{
+	if (c->graphs_ok)
+		return;
+	c->g_multi = capture(c, GRAPH_STEPS, 0);
+	c->g_one = capture(c, 1, 0);
+	c->g_energy = capture(c, 1, 1);
+	c->graphs_ok = 1;
+}
+
+/* Grow the neighbour list to hold `need` per particle (never truncate). */
+static int grow_list(gpu_ctx *c, int need)
+{
+	int stride = ((need + need / 5 + 8) + 31) / 32 * 32;
+
+	cudaFree(c->s.nl);
+	if (cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)) != cudaSuccess) {
+		fprintf(stderr, "mdsim: step %lld: cannot grow the GPU neighbour list to %d per particle (%.1f GB)\n",
+			c->h_status->step, stride,
+			(double)c->s.n * stride * 4 / 1e9);
+		return MD_EXIT_SIM;
+	}
+	c->s.stride = stride;
+	destroy_graphs(c);
+	return 0;
+}
+
+/* After a halt: report a blow-up, or grow the list and finish the step. */
+static int recover(gpu_ctx *c, int finish_step)
+{
+	gpu_status *h = c->h_status;
+
+	if (h->blowup) {
+		int id = -1;
+		double4_32a x;
+
+		gpu_copy(c, &id, c->s.id + h->bad_index, sizeof(int),
+			 cudaMemcpyDeviceToHost);
+		gpu_copy(c, &x, c->s.x + h->bad_index, sizeof(double4_32a),
+			 cudaMemcpyDeviceToHost);
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+		fprintf(stderr, "mdsim: step %lld: particle %d is %s (position %g %g %g); the simulation blew up (time step too large or overlapping particles?)\n",
+			h->step + 1, id,
+			isfinite(x.x + x.y + x.z) ? "more than one box length outside the box" : "not finite",
+			x.x, x.y, x.z);
+		return MD_EXIT_SIM;
+	}
+	if (h->overflow) {
+		int rc = grow_list(c, h->max_nn);
+
+		if (rc)
+			return rc;
+		if (!c->cfg.quiet)
+			fprintf(stderr, "mdsim: step %lld: neighbour list grown to %d per particle\n",
+				h->step, c->s.stride);
+		h->overflow = 0;
+		h->halt = 0;
+		h->max_nn = 0;
+		h->rebuild = 1;
+		write_status(c);
+		if (finish_step) {	/* integrate1 of this step already ran */
+			gpu_enqueue_rebuild(&c->s, c->stream);
+			enqueue_force(c, 1);
+			gpu_enqueue_integrate2(&c->s, c->stream);
+		} else {
+			gpu_enqueue_rebuild(&c->s, c->stream);
+			enqueue_force(c, 1);
+		}
+		read_status(c);
+		if (h->halt)
+			return recover(c, finish_step);
+	}
+	return 0;
+}
+
+/* Sampled phase times (ms) for the summary: steps run ungraphed. */
+static void profiled_steps(gpu_ctx *c, long nsteps, int eflag_last)
+{
+	cudaEvent_t ev[5];
+	int k;
+
+	for (k = 0; k < 5; k++)
+		GPU_CHECK(cudaEventCreate(&ev[k]));
+	for (long s = 0; s < nsteps; s++) {
+		float ms;
+
+		GPU_CHECK(cudaEventRecord(ev[0], c->stream));
+		gpu_enqueue_integrate1(&c->s, c->stream);
+		GPU_CHECK(cudaEventRecord(ev[1], c->stream));
+		gpu_enqueue_rebuild(&c->s, c->stream);
+		GPU_CHECK(cudaEventRecord(ev[2], c->stream));
+		enqueue_force(c, eflag_last && s == nsteps - 1);
+		GPU_CHECK(cudaEventRecord(ev[3], c->stream));
+		gpu_enqueue_integrate2(&c->s, c->stream);
+		GPU_CHECK(cudaEventRecord(ev[4], c->stream));
+		GPU_CHECK(cudaEventSynchronize(ev[4]));
+		cudaEventElapsedTime(&ms, ev[0], ev[1]);
+		c->t_prof[2] += ms;
+		cudaEventElapsedTime(&ms, ev[1], ev[2]);
+		c->t_prof[0] += ms;
+		cudaEventElapsedTime(&ms, ev[2], ev[3]);
+		c->t_prof[1] += ms;
+		cudaEventElapsedTime(&ms, ev[3], ev[4]);
+		c->t_prof[2] += ms;
+	}
+	c->prof_steps += nsteps;
+	for (k = 0; k < 5; k++)
+		cudaEventDestroy(ev[k]);
+}
+
+static int gpu_run(md_backend *b, long nsteps)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	long long target = c->h_status->step + nsteps;
+
+	while (c->h_status->step < target) {
+		long long left = target - c->h_status->step;
+		int rc;
+
+		if (c->prof_steps < 32 && left > 1) {	/* sample phases once */
+			long k = left - 1 < 32 ? left - 1 : 32;
+
+			profiled_steps(c, k, 0);
+			left -= k;
+		}
+		ensure_graphs(c);
+		while (left > GRAPH_STEPS) {
+			GPU_CHECK(cudaGraphLaunch(c->g_multi, c->stream));
+			left -= GRAPH_STEPS;
+		}
+		while (left > 1) {
+			GPU_CHECK(cudaGraphLaunch(c->g_one, c->stream));
+			left--;
+		}
+		GPU_CHECK(cudaGraphLaunch(c->g_energy, c->stream));
+		read_status(c);
+		if (c->h_status->halt) {
+			rc = recover(c, 1);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* --- autotuner ------------------------------------------------------------ */
+
+/* Median time (us) of one force launch with launch parameters l. */
+static double time_force(gpu_ctx *c, int strat, const gpu_launch *l)
+{
+	cudaEvent_t a, z;
+	double t[5];
+	int r, k, reps = c->s.n > 200000 && strat == MD_STRAT_tiled ? 1 : 10;
+
+	GPU_CHECK(cudaEventCreate(&a));
+	GPU_CHECK(cudaEventCreate(&z));
+	gpu_strategies[strat].launch(&c->s, l, 0, c->stream);	/* warm-up */
+	for (r = 0; r < 5; r++) {
+		float ms;
+
+		GPU_CHECK(cudaEventRecord(a, c->stream));
+		for (k = 0; k < reps; k++)
+			gpu_strategies[strat].launch(&c->s, l, 0, c->stream);
+		GPU_CHECK(cudaEventRecord(z, c->stream));
+		GPU_CHECK(cudaEventSynchronize(z));
+		cudaEventElapsedTime(&ms, a, z);
+		t[r] = 1000.0 * ms / reps;
+	}
+	cudaEventDestroy(a);
+	cudaEventDestroy(z);
+	for (r = 1; r < 5; r++)		/* insertion sort, median */
+		for (k = r; k > 0 && t[k] < t[k - 1]; k--) {
+			double u = t[k];
+
+			t[k] = t[k - 1];
+			t[k - 1] = u;
+		}
+	return t[2];
+}
+
+/*
+ * Tune block size, lanes per particle and hybrid ratio of strategy strat
+ * (only those its table row marks tunable and the config leaves at 0).
+ * Returns the best time in us. The force kernel is idempotent, so tuning
+ * does not change the state.
+ */
+static double tune_strategy(gpu_ctx *c, int strat, int verbose)
+{
+	static const int blocks[] = { 64, 128, 256, 512 };
+	static const int tpps[] = { 1, 2, 4, 8, 16 };
+	static const float ratios[] = { 0.2f, 0.5f, 0.8f, 0.95f };
+	const int tune = gpu_strategies[strat].tune;
+	gpu_launch best = c->launch[strat], l;
+	double tbest = 1e30;
+	int nb = 1, nt = 1, nr = 1, ib, it, ir;
+
+	if (c->cfg.autotune) {
+		if ((tune & MD_TUNE_BLOCK) && !c->cfg.block_size)
+			nb = 4;
+		if ((tune & MD_TUNE_TPP) && !c->cfg.threads_per_particle)
+			nt = 5;
+		if ((tune & MD_TUNE_RATIO) && !c->cfg.hybrid_ratio_given)
+			nr = 4;
+	}
+	if (strat == MD_STRAT_tiled && c->s.n > 65536)
+		nb = 1;		/* O(N^2): one timing is expensive enough */
+	for (ib = 0; ib < nb; ib++)
+		for (it = 0; it < nt; it++)
+			for (ir = 0; ir < nr; ir++) {
+				double t;
+
+				l = c->launch[strat];
+				if (nb > 1)
+					l.block = blocks[ib];
+				if (nt > 1)
+					l.tpp = tpps[it];
+				if (nr > 1)
+					l.hybrid_ratio = ratios[ir];
+				if (strat == MD_STRAT_hybrid && l.tpp < 1)
+					l.tpp = 1;
+				t = time_force(c, strat, &l);
+				if (t < tbest) {
+					tbest = t;
+					best = l;
+				}
+			}
+	c->launch[strat] = best;
+	if (verbose)
+		printf("autotune: %-8s block %4d  tpp %2d  ratio %.2f  force %9.1f us\n",
+		       gpu_strategies[strat].name, best.block, best.tpp,
+		       best.hybrid_ratio, tbest);
+	return tbest;
+}
+
+static void autotune(gpu_ctx *c)
+{
+	int verbose = !c->cfg.quiet, s;
+
+	if (c->cfg.strategy >= 0) {
+		c->strategy = c->cfg.strategy;
+		tune_strategy(c, c->strategy, verbose);
+	} else {
+		double tbest = 1e30;
+
+		for (s = 0; s < MD_STRAT_COUNT; s++) {
+			double t;
+
+			if (s == MD_STRAT_tiled && c->s.n > 65536)
+				continue;	/* never the best there */
+			t = tune_strategy(c, s, verbose);
+			if (t < tbest) {
+				tbest = t;
+				c->strategy = s;
+			}
+		}
+		if (verbose)
+			printf("autotune: strategy %s chosen\n",
+			       gpu_strategies[c->strategy].name);
+	}
+}
+
+/* --- table functions ------------------------------------------------------ */
+
+static void gpu_destroy(md_backend *b)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	gpu_sys *s;
+
+	if (!c)
+		return;
+	s = &c->s;
+	destroy_graphs(c);
+	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
+	cudaFree(s->vt); cudaFree(s->pos); cudaFree(s->f); cudaFree(s->img);
+	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
+	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
+	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
+	cudaFree(s->st); cudaFree(s->acc);
+	if (c->h_status)
+		cudaFreeHost(c->h_status);
+	if (c->h_acc)
+		cudaFreeHost(c->h_acc);
+	if (c->stream)
+		cudaStreamDestroy(c->stream);
+	free(c);
+	b->ctx = NULL;
+}
+
+#define DALLOC(ptr, count) \
+	GPU_CHECK(cudaMalloc((void **)&(ptr), (size_t)(count) * sizeof(*(ptr))))
+
+static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
+{
+	gpu_ctx *c = (gpu_ctx *)calloc(1, sizeof(gpu_ctx));
+	gpu_sys *s;
+	md_lj_d ljd;
+	double rl = cfg->cutoff + cfg->skin, vol, need_bytes;
+	size_t free_b = 0, total_b = 0;
+	int n = st->n, d, i, est;
+	double4_32a *hx, *hv;
+	int4 *himg;
+	int *hid;
+	cudaDeviceProp prop;
+
+	b->ctx = c;
+	if (!c)
+		return MD_EXIT_SIM;
+	s = &c->s;
+	c->cfg = *cfg;
+	c->mass = cfg->mass;
+	GPU_CHECK(cudaSetDevice(cfg->gpu_id));
+	GPU_CHECK(cudaGetDeviceProperties(&prop, cfg->gpu_id));
+	snprintf(c->gpu_name, sizeof(c->gpu_name), "%s", prop.name);
+	{
+		int clk = 0, bus = 0;
+
+		cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, cfg->gpu_id);
+		cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, cfg->gpu_id);
+		c->peak_bw = 2.0 * clk * 1e3 * (bus / 8.0);
+	}
+	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+
+	s->n = n;
+	md_lj_coeff_init_d(&ljd, cfg->epsilon, cfg->sigma, cfg->cutoff, cfg->shift);
+	md_lj_coeff_to_f(&s->lj, &ljd);
+	s->rlist2 = (float)(rl * rl);
+	s->skin_half2 = 0.25 * cfg->skin * cfg->skin;
+	s->every = cfg->every;
+	s->check = cfg->check;
+	s->dt = cfg->dt;
+	s->hdtm = 0.5 * cfg->dt / cfg->mass;
+	for (d = 0; d < 3; d++) {
+		s->dbox[d] = st->box[d];
+		s->dibox[d] = 1.0 / st->box[d];
+		s->box[d] = (float)st->box[d];
+		s->ibox[d] = (float)(1.0 / st->box[d]);
+		s->nc[d] = (int)(st->box[d] / rl);
+		if (s->nc[d] < 1)
+			s->nc[d] = 1;
+	}
+	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
+	vol = st->box[0] * st->box[1] * st->box[2];
+	est = (int)(1.3 * 4.18879 * rl * rl * rl * n / vol) + 16;
+	s->stride = (est + 31) / 32 * 32;
+
+	/* memory estimate before allocating: say so instead of failing later */
+	need_bytes = (double)n * (6 * 32 + 3 * 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
+		     (double)s->ncell * 8;
+	cudaMemGetInfo(&free_b, &total_b);
+	if (need_bytes > 0.95 * (double)free_b) {
+		fprintf(stderr, "mdsim: %d particles need about %.1f GB on the GPU; %.1f GB are free on %s\n",
+			n, need_bytes / 1e9, free_b / 1e9, c->gpu_name);
+		return MD_EXIT_INPUT;
+	}
+	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
+	DALLOC(s->vt, n); DALLOC(s->pos, n); DALLOC(s->f, n); DALLOC(s->img, n);
+	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
+	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
+	DALLOC(s->cell_start, s->ncell + 1);
+	DALLOC(s->block_sums, (s->ncell + 1023) / 1024 + 1);
+	DALLOC(s->nl, (size_t)n * s->stride); DALLOC(s->nn, n);
+	DALLOC(s->st, 1); DALLOC(s->acc, 1);
+	GPU_CHECK(cudaMallocHost((void **)&c->h_status, sizeof(gpu_status)));
+	GPU_CHECK(cudaMallocHost((void **)&c->h_acc, sizeof(gpu_acc)));
+
+	/* upload once */
+	hx = (double4_32a *)malloc(sizeof(double4_32a) * n);
+	hv = (double4_32a *)malloc(sizeof(double4_32a) * n);
+	himg = (int4 *)malloc(sizeof(int4) * n);
+	hid = (int *)malloc(sizeof(int) * n);
+	if (!hx || !hv || !himg || !hid) {
+		free(hx); free(hv); free(himg); free(hid);
+		fprintf(stderr, "mdsim: out of host memory\n");
+		return MD_EXIT_SIM;
+	}
+	for (i = 0; i < n; i++) {
+		hx[i] = make_double4_32a(st->x[3 * i], st->x[3 * i + 1], st->x[3 * i + 2],
+				     (double)st->type[i]);
+		hv[i] = make_double4_32a(st->v[3 * i], st->v[3 * i + 1], st->v[3 * i + 2], 0.0);
+		himg[i] = make_int4(st->image[3 * i], st->image[3 * i + 1],
+				    st->image[3 * i + 2], 0);
+		hid[i] = i;
+	}
+	gpu_copy(c, s->x, hx, sizeof(double4_32a) * n, cudaMemcpyHostToDevice);
+	gpu_copy(c, s->v, hv, sizeof(double4_32a) * n, cudaMemcpyHostToDevice);
+	gpu_copy(c, s->img, himg, sizeof(int4) * n, cudaMemcpyHostToDevice);
+	gpu_copy(c, s->id, hid, sizeof(int) * n, cudaMemcpyHostToDevice);
+	memset(c->h_status, 0, sizeof(gpu_status));
+	c->h_status->step = st->step;
+	write_status(c);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	free(hx); free(hv); free(himg); free(hid);
+
+	for (i = 0; i < MD_STRAT_COUNT; i++) {
+		c->launch[i].block = cfg->block_size ? cfg->block_size : 128;
+		c->launch[i].tpp = cfg->threads_per_particle ? cfg->threads_per_particle : 4;
+		c->launch[i].hybrid_ratio = (float)cfg->hybrid_ratio;
+	}
+	c->launch[MD_STRAT_global].tpp = 1;
+	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
+
+	/* first list and forces; grow the list if the guess was short */
+	gpu_enqueue_force_rebuild(s, c->stream);
+	read_status(c);
+	while (c->h_status->halt) {
+		int rc = recover(c, 0);
+
+		if (rc)
+			return rc;
+	}
+	autotune(c);
+	enqueue_force(c, 1);
+	read_status(c);
+	{
+		int rc = c->h_status->halt ? recover(c, 0) : 0;
+
+		if (rc)
+			return rc;
+	}
+	c->h_status->builds = 0;	/* statistics cover the run */
+	write_status(c);
+	c->step0 = st->step;
+	memset(&c->stats, 0, sizeof(c->stats));
+	if (!cfg->quiet)
+		printf("GPU: %s, %d particles, %d x %d x %d cells, list stride %d, strategy %s (block %d, tpp %d, ratio %.2f)\n",
+		       c->gpu_name, n, s->nc[0], s->nc[1], s->nc[2], s->stride,
+		       gpu_strategies[c->strategy].name, c->launch[c->strategy].block,
+		       c->launch[c->strategy].tpp, c->launch[c->strategy].hybrid_ratio);
+	return 0;
+}
+
+static int gpu_thermo(md_backend *b, md_thermo *th)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	GPU_CHECK(cudaMemsetAsync(&c->s.acc->ke, 0, sizeof(double), c->stream));
+	gpu_enqueue_kinetic(&c->s, c->mass, c->stream);
+	gpu_copy(c, c->h_acc, c->s.acc, sizeof(gpu_acc), cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	th->step = c->h_status->step;
+	th->pe = c->h_acc->pe;
+	th->virial = c->h_acc->virial;
+	th->ke = c->h_acc->ke;
+	return 0;
+}
+
+static int gpu_download(md_backend *b, md_state *st, unsigned fields)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	int n = c->s.n, i, d;
+	int *id = (int *)malloc(sizeof(int) * n);
+	double4_32a *x = (double4_32a *)malloc(sizeof(double4_32a) * n);
+	double4_32a *v = (double4_32a *)malloc(sizeof(double4_32a) * n);
+	float4 *f = (float4 *)malloc(sizeof(float4) * n);
+	int4 *im = (int4 *)malloc(sizeof(int4) * n);
+
+	if (!id || !x || !v || !f || !im) {
+		free(id); free(x); free(v); free(f); free(im);
+		fprintf(stderr, "mdsim: out of host memory\n");
+		return MD_EXIT_SIM;
+	}
+	gpu_copy(c, id, c->s.id, sizeof(int) * n, cudaMemcpyDeviceToHost);
+	gpu_copy(c, x, c->s.x, sizeof(double4_32a) * n, cudaMemcpyDeviceToHost);
+	if (fields & (MD_F_X | MD_F_IMAGE))
+		gpu_copy(c, im, c->s.img, sizeof(int4) * n, cudaMemcpyDeviceToHost);
+	if (fields & MD_F_V)
+		gpu_copy(c, v, c->s.v, sizeof(double4_32a) * n, cudaMemcpyDeviceToHost);
+	if (fields & MD_F_F)
+		gpu_copy(c, f, c->s.f, sizeof(float4) * n, cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	st->step = c->h_status->step;
+	for (i = 0; i < n; i++) {
+		int o = id[i];
+		double p[3] = { x[i].x, x[i].y, x[i].z };
+		int m[3] = { im[i].x, im[i].y, im[i].z };
+
+		st->type[o] = (int)x[i].w;
+		for (d = 0; d < 3; d++) {
+			double L = c->s.dbox[d], sh = floor(p[d] / L);
+
+			if (fields & (MD_F_X | MD_F_IMAGE)) {
+				p[d] -= sh * L;
+				m[d] += (int)sh;
+				if (p[d] >= L) {
+					p[d] -= L;
+					m[d]++;
+				}
+			}
+			if (fields & MD_F_X)
+				st->x[3 * o + d] = p[d];
+			if (fields & MD_F_IMAGE)
+				st->image[3 * o + d] = m[d];
+		}
+		if (fields & MD_F_V) {
+			st->v[3 * o] = v[i].x;
+			st->v[3 * o + 1] = v[i].y;
+			st->v[3 * o + 2] = v[i].z;
+		}
+		if (fields & MD_F_F) {
+			st->f[3 * o] = f[i].x;
+			st->f[3 * o + 1] = f[i].y;
+			st->f[3 * o + 2] = f[i].z;
+		}
+	}
+	free(id); free(x); free(v); free(f); free(im);
+	return 0;
+}
+
+static int gpu_set_strategy(md_backend *b, int strategy)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	if (strategy < 0 || strategy >= MD_STRAT_COUNT)
+		return MD_EXIT_INPUT;
+	if (strategy == c->strategy)
+		return 0;
+	c->strategy = strategy;
+	destroy_graphs(c);
+	/* forces of the current positions with the new strategy (idempotent) */
+	enqueue_force(c, 1);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	return 0;
+}
+
+static void gpu_stats(md_backend *b, md_stats *out)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	const gpu_launch *l = &c->launch[c->strategy];
+	int *nn = (int *)malloc(sizeof(int) * c->s.n);
+	double tot = 0.0, tp;
+	long i;
+
+	*out = c->stats;
+	read_status(c);
+	out->builds = c->h_status->builds;
+	if (nn) {
+		gpu_copy(c, nn, c->s.nn, sizeof(int) * c->s.n, cudaMemcpyDeviceToHost);
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+		for (i = 0; i < c->s.n; i++)
+			tot += nn[i];
+		free(nn);
+	}
+	out->avg_neighbors = tot / c->s.n;
+	/* the summary splits the loop time by the sampled phase fractions */
+	tp = c->t_prof[0] + c->t_prof[1] + c->t_prof[2];
+	if (tp > 0.0) {
+		out->t[MD_T_NEIGH] = c->t_prof[0] / tp;
+		out->t[MD_T_PAIR] = c->t_prof[1] / tp;
+		out->t[MD_T_INTEGRATE] = c->t_prof[2] / tp;
+		out->t_fractions = 1;
+	}
+	snprintf(out->desc, sizeof(out->desc),
+		 "cuda on %s, strategy %s (block %d, tpp %d, hybrid ratio %.2f), list stride %d, %d x %d x %d cells",
+		 c->gpu_name, gpu_strategies[c->strategy].name, l->block, l->tpp,
+		 l->hybrid_ratio, c->s.stride, c->s.nc[0], c->s.nc[1], c->s.nc[2]);
+}
+
+static const md_backend_ops gpu_ops = {
+	"cuda", gpu_init, gpu_run, gpu_thermo, gpu_download, gpu_set_strategy,
+	gpu_stats, gpu_destroy
+};
+
+extern "C" const md_backend_ops *gpu_backend_ops(void)
+{
+	return &gpu_ops;
+}
+
+/* --- extras for tests and the benchmark ---------------------------------- */
+
+extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	int n = c->s.n, i, k, nn;
+	int *id = (int *)malloc(sizeof(int) * n), *row;
+
+	if (!id)
+		return -1;
+	gpu_copy(c, id, c->s.id, sizeof(int) * n, cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	for (i = 0; i < n && id[i] != orig; i++)
+		;
+	if (i == n) {
+		free(id);
+		return -1;
+	}
+	gpu_copy(c, &nn, c->s.nn + i, sizeof(int), cudaMemcpyDeviceToHost);
+	row = (int *)malloc(sizeof(int) * c->s.stride);
+	gpu_copy(c, row, c->s.nl + (size_t)i * c->s.stride, sizeof(int) * c->s.stride,
+		 cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	for (k = 0; k < nn && k < max; k++)
+		out[k] = id[row[k]];
+	free(row);
+	free(id);
+	return nn;
+}
+
+extern "C" int gpu_list_stride(md_backend *b)
+{
+	return ((gpu_ctx *)b->ctx)->s.stride;
+}
+
+extern "C" void gpu_bench_info(md_backend *b, gpu_bench_desc *d)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	const gpu_launch *l = &c->launch[c->strategy];
+
+	snprintf(d->gpu, sizeof(d->gpu), "%.200s", c->gpu_name);
+	d->peak_bw = c->peak_bw;
+	d->block = l->block;
+	d->tpp = l->tpp;
+	d->hybrid_ratio = l->hybrid_ratio;
+	d->stride = c->s.stride;
+	d->builds = c->h_status->builds;
+}
+
+/*
+ * gpu_bench_phases - run nsteps ungraphed with events between the phases;
+ * ms[0..2] get neighbour, force and integrate milliseconds per step.
+ */
+extern "C" int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	double save[3];
+	long save_n = c->prof_steps;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		save[d] = c->t_prof[d];
+		c->t_prof[d] = 0.0;
+	}
+	profiled_steps(c, nsteps, 1);
+	read_status(c);
+	for (d = 0; d < 3; d++) {
+		ms[d] = c->t_prof[d] / nsteps;
+		c->t_prof[d] = save[d];
+	}
+	c->prof_steps = save_n;
+	if (c->h_status->halt)
+		return recover(c, 1);
+	return 0;
+}
+
+extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	read_status(c);
+	cudaFree(c->s.nl);
+	GPU_CHECK(cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)));
+	c->s.stride = stride;
+	destroy_graphs(c);
+	c->h_status->rebuild = 1;	/* the list is invalid now */
+	write_status(c);
+	return 0;
+}

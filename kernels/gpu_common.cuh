@@ -1,0 +1,165 @@
+/*
+ * gpu_common.cuh - shared pieces of the CUDA backend: the device context,
+ * error checking, the status block that lets the GPU decide (rebuild,
+ * overflow, blow-up) without a host round trip, and small device helpers.
+ *
+ * Precision: positions and velocities are integrated in double (d_x, d_v);
+ * the force kernels read a float4 copy (d_pos, w = type) and write float
+ * forces; energies and virials are accumulated in double.
+ * Particle order on the device is cell order (d_id maps to the original).
+ * Neighbour list: full, row-major, row stride `stride` (a multiple of 32).
+ */
+#ifndef MD_GPU_COMMON_CUH
+#define MD_GPU_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "../engine/md.h"
+
+#define GPU_CHECK(call)							\
+	do {								\
+		cudaError_t e_ = (call);				\
+		if (e_ != cudaSuccess) {				\
+			fprintf(stderr, "mdsim: CUDA error in %s at %s:%d: %s\n", \
+				#call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+			exit(MD_EXIT_SIM);				\
+		}							\
+	} while (0)
+
+#define GPU_CHECK_LAUNCH() GPU_CHECK(cudaGetLastError())
+
+#define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
+
+/* Written by the GPU, read by the host only at synchronisation points. */
+typedef struct gpu_status {
+	int rebuild;		/* a rebuild is due in this step        */
+	int halt;		/* stop stepping until the host acts    */
+	int overflow;		/* the neighbour list was too short     */
+	int max_nn;		/* largest list length seen (overflow)  */
+	int blowup;		/* a particle left the box or is NaN    */
+	int bad_index;		/* sorted index of that particle        */
+	long long step;		/* steps completed on the device        */
+	long long since;	/* steps since the last build           */
+	long long builds;	/* neighbour list builds                */
+} gpu_status;
+
+/* Double accumulators of the last energy step (and kinetic energy). */
+typedef struct gpu_acc {
+	double pe, virial, ke;
+} gpu_acc;
+
+/* Everything a kernel needs, passed by value (pointers are device). */
+typedef struct gpu_sys {
+	int n, ncell, nc[3], stride;
+	float box[3], ibox[3];
+	double dbox[3], dibox[3];
+	float rlist2;
+	double skin_half2;	/* (skin/2)^2 */
+	long long every;
+	int check;
+	double dt, hdtm;	/* dt, dt/(2m) */
+	md_lj_f lj;
+	double4_32a *x, *v, *x0, *xt, *vt;
+	float4 *pos, *f;
+	int4 *img, *imgt;
+	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;
+	int *nl, *nn;
+	gpu_status *st;
+	gpu_acc *acc;
+} gpu_sys;
+
+/* Launch configuration of the force strategies. */
+typedef struct gpu_launch {
+	int block;		/* threads per block                    */
+	int tpp;		/* lanes per particle (register paths)  */
+	float hybrid_ratio;	/* fraction of cells on the shared path */
+} gpu_launch;
+
+/* A force strategy: launch on stream; eflag: accumulate pe and virial. */
+typedef void (*gpu_force_fn)(const gpu_sys *s, const gpu_launch *l,
+			     int eflag, cudaStream_t stream);
+
+typedef struct gpu_strategy {
+	const char *name;
+	gpu_force_fn launch;
+	int tune;		/* MD_TUNE_* flags                      */
+} gpu_strategy;
+
+extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
+
+/* Device helpers ---------------------------------------------------------- */
+
+static __device__ __forceinline__ bool gpu_halted(const gpu_sys &s)
+{
+	return *(volatile int *)&s.st->halt != 0;
+}
+
+static __device__ __forceinline__ float gpu_min_image(float d, float L, float iL)
+{
+	return d - L * rintf(d * iL);
+}
+
+/* Full-list pair loops count each pair twice: halve energy and virial. */
+static __device__ __forceinline__ void gpu_acc_thermo(const gpu_sys &s,
+						      float e, float w)
+{
+	double de = 0.5 * (double)e, dw = 0.5 * (double)w;
+	unsigned m = __activemask();
+	int k;
+
+	for (k = 16; k > 0; k >>= 1) {
+		de += __shfl_xor_sync(m, de, k);
+		dw += __shfl_xor_sync(m, dw, k);
+	}
+	if ((threadIdx.x & 31) == __ffs(m) - 1) {
+		atomicAdd(&s.acc->pe, de);
+		atomicAdd(&s.acc->virial, dw);
+	}
+}
+
+/*
+ * gpu_pair_accum - one neighbour of particle pi: minimum image, the shared
+ * pair function, accumulation. The only place the kernels evaluate a pair.
+ */
+static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
+						      float4 pi, float4 pj,
+						      float3 &f, float &e,
+						      float &w)
+{
+	float dx = gpu_min_image(pi.x - pj.x, s.box[0], s.ibox[0]);
+	float dy = gpu_min_image(pi.y - pj.y, s.box[1], s.ibox[1]);
+	float dz = gpu_min_image(pi.z - pj.z, s.box[2], s.ibox[2]);
+	float r2 = dx * dx + dy * dy + dz * dz;
+	float en, fr;
+
+	fr = md_lj_pair_f(r2, &s.lj, &en);
+	f.x += dx * fr;
+	f.y += dy * fr;
+	f.z += dz * fr;
+	e += en;
+	w += r2 * fr;
+}
+
+/* Cell coordinates of linear cell c and the stencil bounds. */
+static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
+						       int cc[3])
+{
+	cc[0] = c % s.nc[0];
+	cc[1] = (c / s.nc[0]) % s.nc[1];
+	cc[2] = c / (s.nc[0] * s.nc[1]);
+}
+
+/* Sweep modes of gpu_cell_sweep() (kernels/cell_sweep.cuh). */
+enum { GPU_SWEEP_LIST = 0, GPU_SWEEP_FORCE = 1 };
+
+/* Host side, implemented in gpu_neighbor.cu / gpu_integrate.cu. */
+void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_zero_acc(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st);
+void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st);
+int gpu_cell_blocks(const gpu_sys *s);
+
+#endif

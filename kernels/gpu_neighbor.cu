@@ -1,0 +1,244 @@
+/*
+ * gpu_neighbor.cu - cell list, spatial sort and neighbour list on the GPU.
+ *
+ * Every kernel here first reads the status block and returns at once unless
+ * a rebuild is due (decided on the GPU by the integrator): the whole
+ * sequence is enqueued (or captured in the step graph) every step and costs
+ * only a few empty launches when no rebuild is needed.
+ *
+ * Sequence: zero counts -> bin (wrap into the box, count images, detect
+ * blow-ups, cell index, rank in cell) -> exclusive scan of the counts ->
+ * scatter into cell order -> copy back -> neighbour list (warp per cell,
+ * staged in shared memory) -> done. Order within a cell follows atomics,
+ * so GPU runs are reproducible to round-off, not bit-for-bit.
+ */
+#include "gpu_common.cuh"
+#include "cell_sweep.cuh"
+
+#define SCAN_BLOCK 1024
+
+static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
+{
+	const volatile gpu_status *st = s.st;
+
+	return st->rebuild && !st->halt;
+}
+
+__global__ void k_request_rebuild(gpu_sys s)
+{
+	s.st->rebuild = 1;
+}
+
+__global__ void k_zero_counts(gpu_sys s)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (!rebuild_due(s))
+		return;
+	if (c < s.ncell)
+		s.cell_count[c] = 0;
+}
+
+__global__ void k_bin(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double x[3];
+	int im[3], cc[3], d;
+	double4_32a xi;
+	int4 ii;
+
+	if (!rebuild_due(s) || i >= s.n)
+		return;
+	xi = s.x[i];
+	ii = s.img[i];
+	x[0] = xi.x; x[1] = xi.y; x[2] = xi.z;
+	im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
+	for (d = 0; d < 3; d++) {
+		double sh = floor(x[d] * s.dibox[d]);
+
+		if (!(fabs(sh) <= 1.0)) {	/* NaN or > one box outside */
+			if (atomicExch(&s.st->blowup, 1) == 0)
+				s.st->bad_index = i;
+			s.st->halt = 1;
+			return;
+		}
+		x[d] -= sh * s.dbox[d];
+		if (x[d] >= s.dbox[d]) {
+			x[d] -= s.dbox[d];
+			sh += 1.0;
+		}
+		im[d] += (int)sh;
+		cc[d] = (int)(x[d] * s.dibox[d] * s.nc[d]);
+		cc[d] = min(max(cc[d], 0), s.nc[d] - 1);
+	}
+	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
+	s.img[i] = make_int4(im[0], im[1], im[2], 0);
+	{
+		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
+
+		s.cell[i] = c;
+		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
+	}
+}
+
+/* Inclusive scan of one value per thread across the block (blockDim 1024). */
+static __device__ int block_scan_incl(int v, int *warp_tot)
+{
+	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k;
+
+	for (k = 1; k < 32; k <<= 1) {
+		int u = __shfl_up_sync(0xffffffffu, v, k);
+
+		if (lane >= k)
+			v += u;
+	}
+	if (lane == 31)
+		warp_tot[warp] = v;
+	__syncthreads();
+	if (warp == 0) {
+		int t = warp_tot[lane];
+
+		for (k = 1; k < 32; k <<= 1) {
+			int u = __shfl_up_sync(0xffffffffu, t, k);
+
+			if (lane >= k)
+				t += u;
+		}
+		warp_tot[lane] = t;
+	}
+	__syncthreads();
+	return v + (warp ? warp_tot[warp - 1] : 0);
+}
+
+/* Exclusive scan within blocks of SCAN_BLOCK cells; block totals saved. */
+__global__ void k_scan_blocks(gpu_sys s)
+{
+	__shared__ int wt[32];
+	int c = blockIdx.x * SCAN_BLOCK + threadIdx.x;
+	int v, incl;
+
+	if (!rebuild_due(s))
+		return;
+	v = c < s.ncell ? s.cell_count[c] : 0;
+	incl = block_scan_incl(v, wt);
+	if (c < s.ncell)
+		s.cell_start[c] = incl - v;
+	if (threadIdx.x == SCAN_BLOCK - 1)
+		s.block_sums[blockIdx.x] = incl;
+}
+
+/* One block: exclusive scan of the block totals (any number, in passes). */
+__global__ void k_scan_top(gpu_sys s, int nblocks)
+{
+	__shared__ int wt[32];
+	__shared__ int carry;
+	int base;
+
+	if (!rebuild_due(s))
+		return;
+	if (threadIdx.x == 0)
+		carry = 0;
+	__syncthreads();
+	for (base = 0; base < nblocks; base += SCAN_BLOCK) {
+		int b = base + threadIdx.x;
+		int v = b < nblocks ? s.block_sums[b] : 0;
+		int incl = block_scan_incl(v, wt);
+		int c0 = carry;
+
+		__syncthreads();
+		if (b < nblocks)
+			s.block_sums[b] = c0 + incl - v;
+		if (threadIdx.x == SCAN_BLOCK - 1)
+			carry = c0 + incl;
+		__syncthreads();
+	}
+}
+
+__global__ void k_scan_add(gpu_sys s)
+{
+	int c = blockIdx.x * SCAN_BLOCK + threadIdx.x;
+
+	if (!rebuild_due(s))
+		return;
+	if (c < s.ncell)
+		s.cell_start[c] += s.block_sums[blockIdx.x];
+	if (c == 0)
+		s.cell_start[s.ncell] = s.n;
+}
+
+__global__ void k_scatter(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x, k;
+
+	if (!rebuild_due(s) || i >= s.n)
+		return;
+	k = s.cell_start[s.cell[i]] + s.slot[i];
+	s.xt[k] = s.x[i];
+	s.vt[k] = s.v[i];
+	s.imgt[k] = s.img[i];
+	s.idt[k] = s.id[i];
+}
+
+__global__ void k_copy_back(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double4_32a x;
+
+	if (!rebuild_due(s) || i >= s.n)
+		return;
+	x = s.xt[i];
+	s.x[i] = x;
+	s.x0[i] = x;
+	s.v[i] = s.vt[i];
+	s.img[i] = s.imgt[i];
+	s.id[i] = s.idt[i];
+	s.pos[i] = make_float4((float)x.x, (float)x.y, (float)x.z, (float)x.w);
+}
+
+__global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
+k_build_list(gpu_sys s)
+{
+	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
+
+	if (!rebuild_due(s) || c >= s.ncell)
+		return;
+	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0);
+}
+
+__global__ void k_rebuild_done(gpu_sys s)
+{
+	if (!rebuild_due(s))
+		return;
+	s.st->rebuild = 0;
+	s.st->since = 0;
+	s.st->builds++;
+}
+
+int gpu_cell_blocks(const gpu_sys *s)
+{
+	return (s->ncell + GPU_WARPS_PER_CELL_BLOCK - 1) / GPU_WARPS_PER_CELL_BLOCK;
+}
+
+void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st)
+{
+	int nb = (s->n + 255) / 256;
+	int cb = (s->ncell + 255) / 256;
+	int sb = (s->ncell + SCAN_BLOCK - 1) / SCAN_BLOCK;
+
+	k_zero_counts<<<cb, 256, 0, st>>>(*s);
+	k_bin<<<nb, 256, 0, st>>>(*s);
+	k_scan_blocks<<<sb, SCAN_BLOCK, 0, st>>>(*s);
+	k_scan_top<<<1, SCAN_BLOCK, 0, st>>>(*s, sb);
+	k_scan_add<<<sb, SCAN_BLOCK, 0, st>>>(*s);
+	k_scatter<<<nb, 256, 0, st>>>(*s);
+	k_copy_back<<<nb, 256, 0, st>>>(*s);
+	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
+	k_rebuild_done<<<1, 1, 0, st>>>(*s);
+	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st)
+{
+	k_request_rebuild<<<1, 1, 0, st>>>(*s);
+	gpu_enqueue_rebuild(s, st);
+}

@@ -1,0 +1,64 @@
+/*
+ * register_path.cuh - the register-cached neighbour-list path: tpp lanes
+ * (a power of two <= 32) share one particle; its own position lives in
+ * registers, each lane walks every tpp-th neighbour with the next
+ * neighbour's index and position prefetched into registers one iteration
+ * ahead, and the partial forces are summed with warp shuffles.
+ * Used by the register strategy (first = 0) and the hybrid strategy.
+ */
+#ifndef MD_REGISTER_PATH_CUH
+#define MD_REGISTER_PATH_CUH
+
+#include "gpu_common.cuh"
+
+/*
+ * Particles [first, n): group g handles particle first + g, for
+ * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
+ * same number of times, so shuffles see full groups.
+ */
+static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
+							 int tpp, int first,
+							 int g0, int gstride,
+							 int eflag)
+{
+	const int sub = threadIdx.x & (tpp - 1);
+	const int count = s.n - first;
+	/* iterate in lock-step per warp: the bound is rounded up per warp */
+	const int gpw = 32 / tpp;
+
+	for (int gbase = g0 - (g0 % gpw); gbase < count; gbase += gstride) {
+		const int g = gbase + (g0 % gpw);
+		const bool act = g < count;
+		const int i = first + (act ? g : 0);
+		const float4 pi = s.pos[i];
+		const int nn = act ? s.nn[i] : 0;
+		const int *row = s.nl + (size_t)i * s.stride;
+		float3 f = make_float3(0.f, 0.f, 0.f);
+		float e = 0.f, w = 0.f;
+		int k = sub;
+		int jn = k < nn ? __ldg(row + k) : i;
+		float4 pn = __ldg(&s.pos[jn]);
+
+		while (k < nn) {
+			float4 pj = pn;
+
+			k += tpp;
+			if (k < nn) {	/* prefetch the next neighbour */
+				jn = __ldg(row + k);
+				pn = __ldg(&s.pos[jn]);
+			}
+			gpu_pair_accum(s, pi, pj, f, e, w);
+		}
+		for (int o = tpp >> 1; o > 0; o >>= 1) {
+			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);
+			f.y += __shfl_xor_sync(0xffffffffu, f.y, o);
+			f.z += __shfl_xor_sync(0xffffffffu, f.z, o);
+		}
+		if (act && sub == 0)
+			s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
+		if (eflag)
+			gpu_acc_thermo(s, e, w);
+	}
+}
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * gpu_backend.c - the CUDA backend against the CPU backend (the double
+ * reference): forces, energy and virial of every strategy on a lattice and
+ * on a liquid, the neighbour list as a set, LAMMPS's bench/in.lj step 0,
+ * overflow recovery, and NVE energy conservation. Skips without a GPU.
+ *
+ * Tolerances: GPU forces are float32 from float32 positions. Rounding a
+ * coordinate of up to L = 34 to float moves it by up to 2e-6; the LJ force
+ * varies as r^-13 on the repulsive side, so a pair force changes by about
+ * 13 * 2e-6 / r relative: 3e-5. Summed over ~55 pairs with mixed signs the
+ * net force error stays below 1e-3 of the typical (rms) force; we assert
+ * |dF| <= 1e-3 * (|F| + F_rms). Energies and virials are accumulated in
+ * double from float pair terms (relative error ~1e-7 each, random signs):
+ * per-particle energy within 2e-6 relative.
+ */
+#include "testutil.h"
+#include "../engine/cpu_backend.h"
+
+typedef struct ref {
+	md_state st;
+	md_thermo th;
+	double *f;
+} ref;
+
+/* A state and the CPU backend's forces/thermo on it. */
+static void cpu_reference(const md_config *cfg, const md_state *in, ref *r)
+{
+	md_backend cpu = { &md_cpu_backend, NULL };
+
+	ck_assert_int_eq(md_state_alloc(&r->st, in->n), 0);
+	memcpy(r->st.box, in->box, sizeof(in->box));
+	memcpy(r->st.x, in->x, sizeof(double) * 3 * in->n);
+	memcpy(r->st.v, in->v, sizeof(double) * 3 * in->n);
+	memcpy(r->st.type, in->type, sizeof(int) * in->n);
+	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, &r->st), 0);
+	cpu.ops->thermo(&cpu, &r->th);
+	cpu.ops->download(&cpu, &r->st, MD_F_F);
+	cpu.ops->destroy(&cpu);
+}
+
+/* A melted configuration: the CPU backend runs `steps` from the lattice. */
+static void liquid_state(md_config *cfg, md_state *st, long steps)
+{
+	md_backend cpu = { &md_cpu_backend, NULL };
+
+	ck_assert_int_eq(md_setup_lattice(cfg, st), 0);
+	md_setup_velocities(cfg, st);
+	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, st), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, steps), 0);
+	cpu.ops->download(&cpu, st, MD_F_X | MD_F_V | MD_F_IMAGE);
+	memset(st->image, 0, sizeof(int) * 3 * st->n);
+	cpu.ops->destroy(&cpu);
+}
+
+static void compare_strategy(md_config *cfg, const md_state *st, int strat)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL };
+	md_state g;
+	md_thermo th;
+	ref r;
+	double frms = 0.0, worst = 0.0;
+	int i, d, n = st->n;
+
+	cpu_reference(cfg, st, &r);
+	cfg->strategy = strat;
+	ck_assert_int_eq(md_state_alloc(&g, n), 0);
+	memcpy(g.box, st->box, sizeof(st->box));
+	memcpy(g.x, st->x, sizeof(double) * 3 * n);
+	memcpy(g.v, st->v, sizeof(double) * 3 * n);
+	ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
+	ops->thermo(&gpu, &th);
+	ops->download(&gpu, &g, MD_F_F | MD_F_X);
+	for (i = 0; i < 3 * n; i++)
+		frms += r.st.f[i] * r.st.f[i];
+	frms = sqrt(frms / (3.0 * n));
+	for (i = 0; i < n; i++)
+		for (d = 0; d < 3; d++) {
+			double ref_f = r.st.f[3 * i + d], got = g.f[3 * i + d];
+			double err = fabs(got - ref_f) / (fabs(ref_f) + frms);
+
+			if (err > worst)
+				worst = err;
+			/* positions come back unchanged (same wrapped state) */
+			ck_assert_msg(fabs(g.x[3 * i + d] - st->x[3 * i + d]) < 1e-12,
+				      "position %d moved", i);
+		}
+	printf("  %-8s n=%d  max force error %.2e (of |F|+F_rms %.3g)  pe %.9f vs %.9f  W %.6f vs %.6f\n",
+	       md_strategy_names[strat], n, worst, frms, th.pe / n, r.th.pe / n,
+	       th.virial / n, r.th.virial / n);
+	ck_assert_msg(worst < 1e-3, "%s: force error %g", md_strategy_names[strat], worst);
+	ck_assert_msg(fabs(th.pe - r.th.pe) <= 2e-6 * fabs(r.th.pe),
+		      "%s: pe %.10g vs %.10g", md_strategy_names[strat], th.pe, r.th.pe);
+	ck_assert_msg(fabs(th.virial - r.th.virial) <= 2e-6 * fabs(r.th.virial) + 1e-6 * n,
+		      "%s: virial %.10g vs %.10g", md_strategy_names[strat], th.virial,
+		      r.th.virial);
+	ops->destroy(&gpu);
+	md_state_free(&g);
+	md_state_free(&r.st);
+}
+
+START_TEST(test_strategies_lattice)
+{
+	md_config cfg;
+	md_state st;
+	int s;
+
+	if (!test_gpu_present())
+		return;
+	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_NONE);
+	ck_assert_int_eq(md_setup_lattice(&cfg, &st), 0);
+	md_setup_velocities(&cfg, &st);
+	for (s = 0; s < MD_STRAT_COUNT; s++)
+		compare_strategy(&cfg, &st, s);
+	md_state_free(&st);
+}
+END_TEST
+
+START_TEST(test_strategies_liquid)
+{
+	md_config cfg;
+	md_state st;
+	int s, shift;
+
+	if (!test_gpu_present())
+		return;
+	for (shift = MD_SHIFT_NONE; shift <= MD_SHIFT_FORCE; shift++) {
+		test_config(&cfg, 0.8442, 9, 1.44, 2.5, shift);
+		liquid_state(&cfg, &st, 300);
+		for (s = 0; s < MD_STRAT_COUNT; s++)
+			compare_strategy(&cfg, &st, s);
+		md_state_free(&st);
+	}
+	/* a narrow box: only 3 cells along each edge */
+	test_config(&cfg, 0.8442, 5, 1.0, 2.5, MD_SHIFT_ENERGY);
+	cfg.skin = 0.4;
+	liquid_state(&cfg, &st, 100);
+	for (s = 0; s < MD_STRAT_COUNT; s++)
+		compare_strategy(&cfg, &st, s);
+	md_state_free(&st);
+}
+END_TEST
+
+START_TEST(test_neighbor_sets)
+{
+	const md_backend_ops *ops;
+	md_backend cpu = { &md_cpu_backend, NULL }, gpu = { NULL, NULL };
+	md_config cfg;
+	md_state st, s2;
+	int i, k, m, a[512], b[512], checked = 0;
+	double rl;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	gpu.ops = ops;
+	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_NONE);
+	liquid_state(&cfg, &st, 200);
+	rl = cfg.cutoff + cfg.skin;
+	ck_assert_int_eq(md_state_alloc(&s2, st.n), 0);
+	memcpy(s2.box, st.box, sizeof(st.box));
+	memcpy(s2.x, st.x, sizeof(double) * 3 * st.n);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &st), 0);
+	cfg.strategy = MD_STRAT_global;
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &s2), 0);
+	for (i = 0; i < st.n; i += 37) {
+		int na = md_cpu_neighbors(&cpu, i, a, 512);
+		int nb = gpu_neighbors(&gpu, i, b, 512);
+
+		ck_assert_int_ge(na, 0);
+		ck_assert_int_ge(nb, 0);
+		/* every GPU neighbour is a CPU neighbour, and vice versa, except
+		 * pairs within 1e-4 of rc + skin (float vs double distance) */
+		for (m = 0; m < 2; m++) {
+			int *x = m ? b : a, *y = m ? a : b, nx = m ? nb : na, ny = m ? na : nb;
+
+			for (k = 0; k < nx; k++) {
+				int q, found = 0, dd;
+				double r2 = 0.0;
+
+				for (q = 0; q < ny && !found; q++)
+					found = y[q] == x[k];
+				if (found)
+					continue;
+				for (dd = 0; dd < 3; dd++) {
+					double dx = st.x[3 * i + dd] - st.x[3 * x[k] + dd];
+
+					dx -= st.box[dd] * nearbyint(dx / st.box[dd]);
+					r2 += dx * dx;
+				}
+				ck_assert_msg(fabs(sqrt(r2) - rl) < 1e-4,
+					      "particle %d: neighbour %d (r = %.8f) only in the %s list",
+					      i, x[k], sqrt(r2), m ? "GPU" : "CPU");
+			}
+		}
+		checked++;
+	}
+	ck_assert_int_gt(checked, 50);
+	cpu.ops->destroy(&cpu);
+	ops->destroy(&gpu);
+	md_state_free(&st);
+	md_state_free(&s2);
+}
+END_TEST
+
+/* bench/in.lj step 0 as LAMMPS prints it: E_pair -6.7733681, Press -5.0197073 */
+START_TEST(test_bench_lj_step0)
+{
+	const md_backend_ops *ops;
+	md_backend gpu = { NULL, NULL };
+	md_config cfg;
+	md_state st;
+	md_thermo th;
+	double vol, press;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	gpu.ops = ops;
+	test_config(&cfg, 0.8442, 20, 1.44, 2.5, MD_SHIFT_NONE);
+	ck_assert_int_eq(md_setup_lattice(&cfg, &st), 0);
+	md_setup_velocities(&cfg, &st);
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
+	ops->thermo(&gpu, &th);
+	vol = st.box[0] * st.box[1] * st.box[2];
+	press = (2.0 * th.ke + th.virial) / (3.0 * vol);
+	printf("  bench_lj step 0 on the GPU: E_pair %.8f  Press %.8f\n", th.pe / st.n, press);
+	ck_assert_msg(fabs(th.pe / st.n - -6.7733681) < 5e-7, "E_pair %.9f", th.pe / st.n);
+	ck_assert_msg(fabs(press - -5.0197073) < 5e-7, "Press %.9f", press);
+	ops->destroy(&gpu);
+	md_state_free(&st);
+}
+END_TEST
+
+/* The list is cut short mid-run: the GPU must detect it, grow and finish. */
+START_TEST(test_overflow_recovery)
+{
+	const md_backend_ops *ops;
+	md_backend gpu = { NULL, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, g, c;
+	md_thermo tg, tc;
+	int i, s;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	for (s = 0; s < MD_STRAT_COUNT; s++) {
+		if (s == MD_STRAT_shared || s == MD_STRAT_tiled)
+			continue;	/* they do not read the list */
+		gpu.ops = ops;
+		test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
+		cfg.strategy = s;
+		liquid_state(&cfg, &st, 100);
+		ck_assert_int_eq(md_state_alloc(&g, st.n), 0);
+		ck_assert_int_eq(md_state_alloc(&c, st.n), 0);
+		memcpy(g.box, st.box, sizeof(st.box));
+		memcpy(c.box, st.box, sizeof(st.box));
+		memcpy(g.x, st.x, sizeof(double) * 3 * st.n);
+		memcpy(g.v, st.v, sizeof(double) * 3 * st.n);
+		memcpy(c.x, st.x, sizeof(double) * 3 * st.n);
+		memcpy(c.v, st.v, sizeof(double) * 3 * st.n);
+		ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
+		ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
+		ck_assert_int_eq(ops->run(&gpu, 5), 0);
+		ck_assert_int_eq(gpu_test_shrink_list(&gpu, 32), 0);
+		ck_assert_int_eq(ops->run(&gpu, 5), 0);	/* overflow here */
+		ck_assert_int_gt(gpu_list_stride(&gpu), 32);
+		ck_assert_int_eq(cpu.ops->run(&cpu, 10), 0);
+		ops->thermo(&gpu, &tg);
+		cpu.ops->thermo(&cpu, &tc);
+		ck_assert_int_eq(tg.step, 10);
+		/* 10 steps from the same state: the trajectories agree closely */
+		ck_assert_msg(fabs(tg.pe - tc.pe) < 1e-5 * fabs(tc.pe), "pe %g vs %g", tg.pe, tc.pe);
+		ops->download(&gpu, &g, MD_F_X);
+		cpu.ops->download(&cpu, &c, MD_F_X);
+		for (i = 0; i < 3 * st.n; i++) {
+			double d = fabs(g.x[i] - c.x[i]);
+
+			d = fmin(d, fabs(d - st.box[i % 3]));
+			ck_assert_msg(d < 1e-4, "x[%d] %g vs %g", i, g.x[i], c.x[i]);
+		}
+		ops->destroy(&gpu);
+		cpu.ops->destroy(&cpu);
+		md_state_free(&st);
+		md_state_free(&g);
+		md_state_free(&c);
+	}
+}
+END_TEST
+
+/*
+ * NVE with force-shifted LJ: the GPU's energy drift over nsteps is no worse
+ * than twice the CPU backend's on the same system. Drift = |E(end) - E(0)|
+ * per particle, plus the largest excursion, sampled every 1000 steps.
+ * MDSIM_DRIFT_STEPS and MDSIM_DRIFT_CELLS shrink it (default 100000, 20).
+ */
+static void nve_drift(const md_backend_ops *ops, const md_config *cfg,
+		      long nsteps, double *drift, double *excursion)
+{
+	md_backend b = { ops, NULL };
+	md_state st;
+	md_thermo th;
+	double e0, e = 0.0;
+	long s;
+
+	ck_assert_int_eq(md_setup_lattice(cfg, &st), 0);
+	md_setup_velocities(cfg, &st);
+	ck_assert_int_eq(ops->init(&b, cfg, &st), 0);
+	ops->thermo(&b, &th);
+	e0 = (th.pe + th.ke) / st.n;
+	*excursion = 0.0;
+	for (s = 0; s < nsteps; s += 1000) {
+		ck_assert_int_eq(ops->run(&b, 1000), 0);
+		ops->thermo(&b, &th);
+		e = (th.pe + th.ke) / st.n;
+		if (fabs(e - e0) > *excursion)
+			*excursion = fabs(e - e0);
+	}
+	*drift = fabs(e - e0);
+	ops->destroy(&b);
+	md_state_free(&st);
+}
+
+START_TEST(test_nve_drift)
+{
+	md_config cfg;
+	const char *ev = getenv("MDSIM_DRIFT_STEPS"), *ec = getenv("MDSIM_DRIFT_CELLS");
+	long nsteps = ev ? atol(ev) : 100000;
+	int cells = ec ? atoi(ec) : 20;
+	double dg, xg, dc, xc;
+
+	if (!test_gpu_present())
+		return;
+	test_config(&cfg, 0.8442, cells, 1.44, 2.5, MD_SHIFT_FORCE);
+	cfg.strategy = MD_STRAT_AUTO;
+	nve_drift(gpu_backend_ops(), &cfg, nsteps, &dg, &xg);
+	nve_drift(&md_cpu_backend, &cfg, nsteps, &dc, &xc);
+	printf("  NVE %d particles, %ld steps: drift per particle GPU %.3e CPU %.3e; largest excursion GPU %.3e CPU %.3e\n",
+	       4 * cells * cells * cells, nsteps, dg, dc, xg, xc);
+	/* both are dominated by the O(dt^2) fluctuation of the shadow
+	 * Hamiltonian; float forces must not add a drift beyond 2x that */
+	ck_assert_msg(xg <= 2.0 * xc, "GPU excursion %g > 2 x CPU %g", xg, xc);
+}
+END_TEST
+
+static Suite *gpu_suite(void)
+{
+	Suite *s = suite_create("gpu_backend");
+	TCase *t = tcase_create("vs_cpu");
+
+	tcase_set_timeout(t, 1800);
+	tcase_add_test(t, test_bench_lj_step0);
+	tcase_add_test(t, test_strategies_lattice);
+	tcase_add_test(t, test_strategies_liquid);
+	tcase_add_test(t, test_neighbor_sets);
+	tcase_add_test(t, test_overflow_recovery);
+	tcase_add_test(t, test_nve_drift);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+MD_TEST_MAIN(gpu_suite)

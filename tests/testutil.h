@@ -89,3 +89,17 @@ static inline int test_gpu_present(void)
 }
 
 #endif
+
+/*
+ * MD_CHECK(cond, fmt, ...) - ck_assert_msg for inner loops: a passing check
+ * costs nothing, where every passing ck_assert_* writes a checkpoint to the
+ * parent process (millions of write() calls over an O(N^2) comparison).
+ * A failing check reports fmt and the file:line like ck_abort_msg.
+ */
+#ifndef MD_CHECK
+#define MD_CHECK(cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			ck_abort_msg(__VA_ARGS__);			\
+	} while (0)
+#endif

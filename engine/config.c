@@ -241,9 +241,29 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 			return range_err(err, loc, k, v);
 		*(double *)base = d;
 		return 0;
+	case T_U64: {
+		char *end;
+		unsigned long long u;
+		const char *p = v;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		errno = 0;
+		u = strtoull(p, &end, 10);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (*p == '-')
+			return range_err(err, loc, k, v);
+		if (*p == '+' || end == p || *end || errno == ERANGE) {
+			fprintf(err, "mdsim: %s: [%s] %s: expected an integer in [0, 2^64), got \"%s\"\n",
+				loc, k->section, k->key, v);
+			return MD_EXIT_INPUT;
+		}
+		*(uint64_t *)base = (uint64_t)u;
+		return 0;
+	}
 	case T_INT:
 	case T_LONG:
-	case T_U64:
 		if (parse_long(v, &l)) {
 			fprintf(err, "mdsim: %s: [%s] %s: expected an integer, got \"%s\"\n",
 				loc, k->section, k->key, v);
@@ -253,10 +273,8 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 			return range_err(err, loc, k, v);
 		if (k->type == T_INT)
 			*(int *)base = (int)l;
-		else if (k->type == T_LONG)
-			*(long *)base = (long)l;
 		else
-			*(uint64_t *)base = (uint64_t)l;
+			*(long *)base = (long)l;
 		return 0;
 	case T_BOOL:
 		if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on") ||
@@ -362,8 +380,20 @@ static char *cfg_reader(char *str, int num, void *stream)
 		return NULL;
 	p->line++;
 	if (len > num - 3) {
-		fprintf(p->err, "mdsim: %s:%d: line is %zd characters long; the limit is %d\n",
-			p->path, p->line, len, num - 3);
+		const char *eq = strchr(p->buf, '=');
+		const char *k = p->buf;
+		int klen;
+
+		while (isspace((unsigned char)*k))
+			k++;
+		klen = eq ? (int)(eq - k) : 0;
+		while (klen > 0 && isspace((unsigned char)k[klen - 1]))
+			klen--;
+		if (klen > 64)
+			klen = 64;
+		fprintf(p->err, "mdsim: %s:%d: %s%.*s%sline is %zd characters long; the limit is %d\n",
+			p->path, p->line, klen ? "key " : "", klen, k,
+			klen ? ": " : "", len, num - 3);
 		p->errors++;
 		str[0] = '\n';
 		str[1] = '\0';

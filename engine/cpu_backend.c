@@ -2,7 +2,9 @@
  * cpu_backend.c - the CPU backend: the double-precision reference that
  * every GPU path is compared against, and a fast engine in its own right.
  *
- * Layout: structure of arrays. Owned particles 0..n-1 are sorted by cell at
+ * Layout: x, v, f, x0 as arrays of 4 doubles per particle (x, y, z, 0), so
+ * that one aligned 32-byte load fetches a neighbour (AVX-512 gathers are slow
+ * on the CPUs we target). Owned particles 0..n-1 are sorted by cell at
  * every rebuild (id[] maps back to the original order); periodic images
  * ("ghosts", as in LAMMPS) of the owned particles that lie within
  * rl = cutoff + skin of the box follow them in the position arrays, at
@@ -17,10 +19,14 @@
  * particle, built from a cell grid over the box plus its ghost shell (cells
  * >= rl, 27-cell stencil whose x-rows are contiguous ranges of a binned
  * copy of the positions, tested 8 at a time with AVX-512 where available).
- * Rows are padded to a multiple of 8 with the sentinel, whose pairs give
- * exactly zero, so the pair loop has no remainder. Overflow grows the list
- * and builds again; it never truncates. Threads: OpenMP over owned
- * particles; a full list needs no atomics and the pair loop vectorises.
+ * Rows are padded to a multiple of 8 with the sentinel. Overflow grows the
+ * list and builds again; it never truncates.
+ *
+ * Forces, per owned particle, in two passes: (1) the separations of the
+ * listed neighbours into a small per-thread buffer (AVX-512: eight 32-byte
+ * loads and a transpose per 8 neighbours); (2) the shared pair function
+ * md_lj_pair_d over the buffer, a loop the compiler vectorises. Threads: OpenMP over owned particles; a full list needs no
+ * atomics.
  *
  * Boxes: the config asks for edges >= 2 (cutoff + skin); then the list holds
  * exactly the minimum-image neighbours within rl. With edges between 2 rc and
@@ -48,6 +54,7 @@
 
 #define CPU_PAD 8		/* list rows are padded to this many entries */
 #define CPU_MAX_IMAGES 16	/* ghost images per direction and sign       */
+#define CPU_CELL_DIV 2		/* cells are >= rl / CPU_CELL_DIV wide        */
 
 typedef struct cpu_ctx {
 	md_config cfg;
@@ -56,14 +63,17 @@ typedef struct cpu_ctx {
 	md_lj_d lj;
 	double mass;
 	long step;
-	/* owned particles (sorted order) then ghosts then the sentinel (x) */
-	double *x[3], *v[3], *f[3], *x0[3];
-	int *img[3], *id, *type;
-	int xcap;		/* capacity of x[]: n + ghosts + 1 */
-	/* ghosts: x[d][n + g] = x[d][gown[g]] + gsh[d][g] */
+	/*
+	 * 4 doubles per particle (x, y, z, 0). x: owned particles (sorted
+	 * order), then ghosts, then the sentinel; v, f, x0: owned only.
+	 */
+	double *x, *v, *f, *x0;
+	int *img, *id, *type;	/* img: 3 per particle */
+	int xcap;		/* capacity of x in particles */
+	/* ghosts: x[n + g] = x[gown[g]] + gsh[g] */
 	int ng;
 	int *gown;
-	double *gsh[3];
+	double *gsh;		/* 4 per ghost */
 	int mimg[3];		/* largest image multiple per direction */
 	/* binned copy of owned + ghost positions, sorted by cell */
 	int bcap;
@@ -76,10 +86,18 @@ typedef struct cpu_ctx {
 	int nc[3], ncell;
 	double ich[3];		/* 1 / cell size */
 	int *cell_start;	/* ncell + 1, into the binned copy */
+	int *ocell_start;	/* ncell + 1, into the owned particles */
 	int *cnt;		/* ncell + 1, scratch */
+	/* per-thread candidate buffers of the list build: cbcap each */
+	double *cbuf;		/* x, y, z */
+	int *cjbuf;		/* binned index */
+	int cbcap, cb_threads;
 	/* neighbour list */
 	int *nl, *nn, maxnb, stride;
 	double rl, rlist2;
+	/* per-thread pair buffers: 4 arrays of bufn doubles each */
+	double *pbuf;
+	int pbuf_threads, bufn;
 	/* results of the last force call */
 	double pe, virial;
 	/* stats */
@@ -95,6 +113,7 @@ static void *xalloc(size_t n)
 		n = 1;
 	if (posix_memalign(&p, 64, n))
 		return NULL;
+	memset(p, 0, n);
 	return p;
 }
 
@@ -105,15 +124,14 @@ static void cpu_destroy(md_backend *b)
 
 	if (!c)
 		return;
-	for (d = 0; d < 3; d++) {
-		free(c->x[d]); free(c->v[d]); free(c->f[d]);
-		free(c->x0[d]); free(c->img[d]); free(c->gsh[d]);
+	for (d = 0; d < 3; d++)
 		free(c->bx[d]);
-	}
+	free(c->x); free(c->v); free(c->f); free(c->x0); free(c->img);
 	free(c->id); free(c->type); free(c->tmpd); free(c->tmpi);
 	free(c->cell_of); free(c->order); free(c->cell_start); free(c->cnt);
-	free(c->nl); free(c->nn); free(c->gown); free(c->bidx);
-	free(c->bcell);
+	free(c->ocell_start); free(c->cbuf); free(c->cjbuf);
+	free(c->nl); free(c->nn); free(c->gown); free(c->gsh); free(c->bidx);
+	free(c->bcell); free(c->pbuf);
 	free(c);
 	b->ctx = NULL;
 }
@@ -123,42 +141,39 @@ static int wrap_positions(cpu_ctx *c)
 {
 	int i, d, bad = -1;
 
-	for (d = 0; d < 3; d++) {
-		double L = c->box[d], iL = c->ibox[d];
-		double *x = c->x[d];
-		int *im = c->img[d];
-
-		for (i = 0; i < c->n; i++) {
-			double s = floor(x[i] * iL);
+	for (i = 0; i < c->n; i++) {
+		for (d = 0; d < 3; d++) {
+			double L = c->box[d], *x = &c->x[4 * i + d];
+			double s = floor(*x * c->ibox[d]);
 
 			if (!(fabs(s) <= 1.0)) {	/* NaN or far outside */
 				if (bad < 0)
 					bad = i;
 				continue;
 			}
-			x[i] -= s * L;
-			if (x[i] >= L)	/* round-off at the upper edge */
-				x[i] -= L;
-			im[i] += (int)s;
+			*x -= s * L;
+			if (*x >= L)	/* round-off at the upper edge */
+				*x -= L;
+			c->img[3 * i + d] += (int)s;
 		}
 	}
 	if (bad >= 0) {
+		const double *x = &c->x[4 * bad];
+
 		fprintf(stderr, "mdsim: step %ld: particle %d is %s (position %g %g %g, box %g %g %g); the simulation blew up (time step too large or overlapping particles?)\n",
 			c->step, c->id[bad],
-			isfinite(c->x[0][bad] + c->x[1][bad] + c->x[2][bad]) ?
+			isfinite(x[0] + x[1] + x[2]) ?
 			"more than one box length outside the box" : "not finite",
-			c->x[0][bad], c->x[1][bad], c->x[2][bad],
-			c->box[0], c->box[1], c->box[2]);
+			x[0], x[1], x[2], c->box[0], c->box[1], c->box[2]);
 		return MD_EXIT_SIM;
 	}
 	return 0;
 }
 
 /* Cell of a position in [-rl, L + rl) (clamped against round-off). */
-static inline int cell_index(const cpu_ctx *c, double x, double y, double z)
+static inline int cell_index(const cpu_ctx *c, const double *p)
 {
 	int k[3], d;
-	double p[3] = { x, y, z };
 
 	for (d = 0; d < 3; d++) {
 		k[d] = (int)((p[d] + c->rl) * c->ich[d]);
@@ -170,64 +185,65 @@ static inline int cell_index(const cpu_ctx *c, double x, double y, double z)
 /* Counting sort of the owned particle arrays by cell index. */
 static void sort_by_cell(cpu_ctx *c)
 {
-	int n = c->n, i, d, k;
-	int *cnt = c->cnt;
+	int n = c->n, i, k;
+	int *cnt = c->cnt, *order = c->order;
 
 	memset(cnt, 0, sizeof(int) * (size_t)(c->ncell + 1));
 	for (i = 0; i < n; i++) {
-		c->cell_of[i] = cell_index(c, c->x[0][i], c->x[1][i], c->x[2][i]);
+		c->cell_of[i] = cell_index(c, &c->x[4 * i]);
 		cnt[c->cell_of[i] + 1]++;
 	}
 	for (k = 0; k < c->ncell; k++)
 		cnt[k + 1] += cnt[k];
+	memcpy(c->ocell_start, cnt, sizeof(int) * (size_t)(c->ncell + 1));
 	for (i = 0; i < n; i++)		/* order[new] = old */
-		c->order[cnt[c->cell_of[i]]++] = i;
+		order[cnt[c->cell_of[i]]++] = i;
 
-#define PERMUTE(arr, tmp)						\
+	/* arr has w elements per particle; tmp holds 4 n of them */
+#define PERMUTE(arr, tmp, w)						\
 	do {								\
 		for (i = 0; i < n; i++)					\
-			(tmp)[i] = (arr)[c->order[i]];			\
-		memcpy((arr), (tmp), sizeof(*(arr)) * (size_t)n);	\
+			for (k = 0; k < (w); k++)			\
+				(tmp)[(w) * i + k] =			\
+					(arr)[(w) * order[i] + k];	\
+		memcpy((arr), (tmp), sizeof(*(arr)) * (size_t)n * (w));	\
 	} while (0)
-	for (d = 0; d < 3; d++) {
-		PERMUTE(c->x[d], c->tmpd);
-		PERMUTE(c->v[d], c->tmpd);
-		PERMUTE(c->f[d], c->tmpd);
-		PERMUTE(c->img[d], c->tmpi);
-	}
-	PERMUTE(c->id, c->tmpi);
-	PERMUTE(c->type, c->tmpi);
-	PERMUTE(c->cell_of, c->tmpi);
+	PERMUTE(c->x, c->tmpd, 4);
+	PERMUTE(c->v, c->tmpd, 4);
+	PERMUTE(c->f, c->tmpd, 4);
+	PERMUTE(c->img, c->tmpi, 3);
+	PERMUTE(c->id, c->tmpi, 1);
+	PERMUTE(c->type, c->tmpi, 1);
+	PERMUTE(c->cell_of, c->tmpi, 1);
 #undef PERMUTE
 }
 
-/* Grow the position arrays (owned part kept) and the binned copy. */
+/* Grow the position array (owned part kept) and the ghost and bin arrays. */
 static int grow_ghosts(cpu_ctx *c, int ng)
 {
 	int d, cap = c->n + ng + ng / 8 + 64;
+	double *nx;
 
 	if (c->n + ng + 1 <= c->xcap)
 		return 0;
+	nx = xalloc(sizeof(double) * 4 * (size_t)cap);
+	if (!nx)
+		return -1;
+	memcpy(nx, c->x, sizeof(double) * 4 * (size_t)c->n);
+	free(c->x);
+	c->x = nx;
 	for (d = 0; d < 3; d++) {
-		double *nx = xalloc(sizeof(double) * (size_t)cap);
-
-		if (!nx)
-			return -1;
-		memcpy(nx, c->x[d], sizeof(double) * (size_t)c->n);
-		free(c->x[d]);
-		c->x[d] = nx;
-		free(c->gsh[d]);
 		free(c->bx[d]);
-		c->gsh[d] = xalloc(sizeof(double) * (size_t)cap);
 		c->bx[d] = xalloc(sizeof(double) * (size_t)cap);
-		if (!c->gsh[d] || !c->bx[d])
+		if (!c->bx[d])
 			return -1;
 	}
-	free(c->gown); free(c->bidx); free(c->bcell);
+	free(c->gsh); free(c->gown); free(c->bidx); free(c->bcell);
+	c->gsh = xalloc(sizeof(double) * 4 * (size_t)cap);
 	c->gown = xalloc(sizeof(int) * (size_t)cap);
 	c->bidx = xalloc(sizeof(int) * (size_t)cap);
 	c->bcell = xalloc(sizeof(int) * (size_t)cap);
-	if (!c->gown || !c->bidx || !c->bcell)
+	if (!c->gsh || !c->gown || !c->bidx || !c->bcell)
 		return -1;
 	c->xcap = c->bcap = cap;
 	return 0;
@@ -244,7 +260,7 @@ static int ghosts_of(cpu_ctx *c, int i, int store)
 	int ns[3], d, a, b, e, cnt = 0;
 
 	for (d = 0; d < 3; d++) {
-		double x = c->x[d][i], L = c->box[d];
+		double x = c->x[4 * i + d], L = c->box[d];
 
 		sh[d][0] = 0.0;
 		ns[d] = 1;
@@ -260,35 +276,34 @@ static int ghosts_of(cpu_ctx *c, int i, int store)
 	for (e = 0; e < ns[2]; e++)
 	for (b = 0; b < ns[1]; b++)
 	for (a = 0; a < ns[0]; a++) {
-		int g;
-
 		if (a == 0 && b == 0 && e == 0)
 			continue;
 		if (store) {
-			g = c->ng++;
+			int g = c->ng++;
+
 			c->gown[g] = i;
-			c->gsh[0][g] = sh[0][a];
-			c->gsh[1][g] = sh[1][b];
-			c->gsh[2][g] = sh[2][e];
+			c->gsh[4 * g + 0] = sh[0][a];
+			c->gsh[4 * g + 1] = sh[1][b];
+			c->gsh[4 * g + 2] = sh[2][e];
+			c->gsh[4 * g + 3] = 0.0;
 		}
 		cnt++;
 	}
 	return cnt;
 }
 
-/* Positions of the ghosts (and of the sentinel) from their owners. */
+/* Positions of the ghosts from their owners. */
 static void update_ghosts(cpu_ctx *c)
 {
-	const int n = c->n, ng = c->ng;
+	const int ng = c->ng;
+	double *restrict xg = c->x + 4 * (size_t)c->n;
+	const double *restrict x = c->x, *restrict sh = c->gsh;
+	const int *restrict own = c->gown;
 
 #pragma omp parallel for schedule(static)
-	for (int g = 0; g < ng; g++) {
-		int o = c->gown[g];
-
-		c->x[0][n + g] = c->x[0][o] + c->gsh[0][g];
-		c->x[1][n + g] = c->x[1][o] + c->gsh[1][g];
-		c->x[2][n + g] = c->x[2][o] + c->gsh[2][g];
-	}
+	for (int g = 0; g < ng; g++)
+		for (int d = 0; d < 4; d++)
+			xg[4 * g + d] = x[4 * own[g] + d] + sh[4 * g + d];
 }
 
 /* Make the ghosts and the binned copy of owned + ghost positions. */
@@ -304,16 +319,15 @@ static int make_ghosts(cpu_ctx *c)
 	for (i = 0; i < n; i++)
 		ghosts_of(c, i, 1);
 	update_ghosts(c);
-	/* sentinel: far from everything, its pairs are exactly zero */
+	/* sentinel: far from everything, never within rc of anyone */
 	for (d = 0; d < 3; d++)
-		c->x[d][n + c->ng] = -1000.0 - 2.0 * c->box[d];
+		c->x[4 * (n + c->ng) + d] = -1000.0 - 2.0 * c->box[d];
 
 	/* counting sort of owned + ghosts into the binned copy */
 	nb = n + c->ng;
 	memset(c->cnt, 0, sizeof(int) * (size_t)(c->ncell + 1));
 	for (i = 0; i < nb; i++) {
-		c->bcell[i] = i < n ? c->cell_of[i] :
-			cell_index(c, c->x[0][i], c->x[1][i], c->x[2][i]);
+		c->bcell[i] = i < n ? c->cell_of[i] : cell_index(c, &c->x[4 * i]);
 		c->cnt[c->bcell[i] + 1]++;
 	}
 	for (k = 0; k < c->ncell; k++)
@@ -323,114 +337,181 @@ static int make_ghosts(cpu_ctx *c)
 		int p = c->cnt[c->bcell[i]]++;
 
 		c->bidx[p] = i;
-		c->bx[0][p] = c->x[0][i];
-		c->bx[1][p] = c->x[1][i];
-		c->bx[2][p] = c->x[2][i];
+		c->bx[0][p] = c->x[4 * i + 0];
+		c->bx[1][p] = c->x[4 * i + 1];
+		c->bx[2][p] = c->x[4 * i + 2];
 	}
 	return 0;
 }
 
+#if CPU_AVX512
 /*
- * Candidates [s, e) of the binned copy within rl of (xi, yi, zi), other than
- * i itself, appended to list at cnt. Entries are stored while they fit in
- * the row (stride); the count goes on, so that overflow can be detected.
- * Returns the new count.
+ * Left-packing permutations for 8 lanes, one per mask (vpermd with a row
+ * of this table does what vpcompressd does, several times faster on AMD
+ * Zen 4). Filled once by cpu_init (single-threaded), read-only afterwards.
  */
-static inline int scan_range(const cpu_ctx *c, int i, double xi, double yi,
-			     double zi, int s, int e, int *list, int cnt)
+static int32_t pack_lut[256][8] __attribute__((aligned(32)));
+
+static void pack_lut_init(void)
 {
-	const double *bx = c->bx[0], *by = c->bx[1], *bz = c->bx[2];
-	const int *bidx = c->bidx;
+	for (int m = 0; m < 256; m++) {
+		int k = 0;
+
+		for (int b = 0; b < 8; b++)
+			if (m >> b & 1)
+				pack_lut[m][k++] = b;
+		while (k < 8)
+			pack_lut[m][k++] = 0;
+	}
+}
+#endif
+
+/*
+ * The list of owned particle i: the binned particles in the ranges
+ * [rs[r], re[r]) (the rows of its cell's stencil) within rl, other than i
+ * itself. Entries are stored while they fit in the row (stride); the count
+ * goes on, so that overflow can be detected. Returns the count.
+ *
+ * A row holds 2 CPU_CELL_DIV + 1 cells, about 12 particles here; every row
+ * takes two 8-wide steps with masks (a third only for crowded rows), so
+ * that the branches are the same for all rows and predicted.
+ */
+static inline int scan_rows(const cpu_ctx *c, int i, const int *rs,
+			    const int *re, int nrow, int *list)
+{
+	const double *restrict bx = c->bx[0], *restrict by = c->bx[1];
+	const double *restrict bz = c->bx[2];
+	const int *restrict bidx = c->bidx;
+	const double xi = c->x[4 * i], yi = c->x[4 * i + 1], zi = c->x[4 * i + 2];
+	int cnt = 0;
 #if CPU_AVX512
 	const __m512d X = _mm512_set1_pd(xi), Y = _mm512_set1_pd(yi);
 	const __m512d Z = _mm512_set1_pd(zi), R = _mm512_set1_pd(c->rlist2);
 	const __m256i I = _mm256_set1_epi32(i);
 	const int lim = c->stride - 8;
 
-	for (int j = s; j < e; j += 8) {
-		__mmask8 m = e - j >= 8 ? 0xff : (__mmask8)((1u << (e - j)) - 1);
-		__m512d dx = _mm512_sub_pd(X, _mm512_maskz_loadu_pd(m, bx + j));
-		__m512d dy = _mm512_sub_pd(Y, _mm512_maskz_loadu_pd(m, by + j));
-		__m512d dz = _mm512_sub_pd(Z, _mm512_maskz_loadu_pd(m, bz + j));
-		__m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx),
-							 _mm512_mul_pd(dy, dy)),
-					   _mm512_mul_pd(dz, dz));
-		__m256i idx = _mm256_maskz_loadu_epi32(m, bidx + j);
-		__mmask8 k = _mm512_mask_cmp_pd_mask(m, r2, R, _CMP_LT_OQ);
+	for (int r = 0; r < nrow; r++) {
+		const int e = re[r];
 
-		k &= _mm256_cmpneq_epi32_mask(idx, I);
-		if (cnt <= lim)
-			_mm256_storeu_si256((__m256i *)(list + cnt),
-					    _mm256_maskz_compress_epi32(k, idx));
-		cnt += __builtin_popcount(k);
-	}
-#else
-	for (int j = s; j < e; j++) {
-		double dx = xi - bx[j], dy = yi - by[j], dz = zi - bz[j];
+		for (int j = rs[r]; ; j += 8) {
+			int left = e - j;
+			__mmask8 m = (__mmask8)_bzhi_u32(0xff, (unsigned)(left < 0 ? 0 : left));
+			__m512d dx = _mm512_sub_pd(X, _mm512_maskz_loadu_pd(m, bx + j));
+			__m512d dy = _mm512_sub_pd(Y, _mm512_maskz_loadu_pd(m, by + j));
+			__m512d dz = _mm512_sub_pd(Z, _mm512_maskz_loadu_pd(m, bz + j));
+			__m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx),
+								 _mm512_mul_pd(dy, dy)),
+						   _mm512_mul_pd(dz, dz));
+			__m256i idx = _mm256_maskz_loadu_epi32(m, bidx + j);
+			__mmask8 k = _mm512_mask_cmp_pd_mask(m, r2, R, _CMP_LT_OQ);
 
-		if (dx * dx + dy * dy + dz * dz < c->rlist2 && bidx[j] != i) {
-			if (cnt < c->stride)
-				list[cnt] = bidx[j];
-			cnt++;
+			k &= _mm256_cmpneq_epi32_mask(idx, I);
+			if (cnt <= lim)
+				_mm256_storeu_si256((__m256i *)(list + cnt),
+					_mm256_permutevar8x32_epi32(idx,
+						_mm256_load_si256((const __m256i *)pack_lut[k])));
+			cnt += __builtin_popcount(k);
+			if (left <= 8 && j != rs[r])	/* at least two steps */
+				break;
 		}
 	}
+#else
+	for (int r = 0; r < nrow; r++)
+		for (int j = rs[r]; j < re[r]; j++) {
+			double dx = xi - bx[j], dy = yi - by[j], dz = zi - bz[j];
+
+			if (dx * dx + dy * dy + dz * dz < c->rlist2 && bidx[j] != i) {
+				if (cnt < c->stride)
+					list[cnt] = bidx[j];
+				cnt++;
+			}
+		}
 #endif
 	return cnt;
 }
 
 /*
- * Build the full list of every owned particle from the binned copy. Returns
- * the largest count seen (which may exceed maxnb: then the caller grows the
+ * Build the full list of every owned particle, cell by cell. Returns the
+ * largest count seen (which may exceed maxnb: then the caller grows the
  * list and builds again).
  */
 static int build_list(cpu_ctx *c)
 {
 	int maxseen = 0;
-	const int n = c->n, nx = c->nc[0], ny = c->nc[1], nz = c->nc[2];
-	const int sentinel = n + c->ng;
+	const int sentinel = c->n + c->ng, S = CPU_CELL_DIV;
+	const int nx = c->nc[0], ny = c->nc[1], nz = c->nc[2];
 
-#pragma omp parallel for schedule(static) reduction(max:maxseen)
-	for (int i = 0; i < n; i++) {
-		int ci = c->cell_of[i];
-		int cx = ci % nx, cy = (ci / nx) % ny, cz = ci / (nx * ny);
-		int xlo = cx > 0 ? cx - 1 : 0, xhi = cx < nx - 1 ? cx + 1 : cx;
-		int *list = c->nl + (size_t)i * c->stride, cnt = 0;
-		double xi = c->x[0][i], yi = c->x[1][i], zi = c->x[2][i];
+#pragma omp parallel for schedule(dynamic, 32) reduction(max:maxseen)
+	for (int cell = 0; cell < c->ncell; cell++) {
+		int i0 = c->ocell_start[cell], i1 = c->ocell_start[cell + 1];
+		int kx = cell % nx, ky = (cell / nx) % ny, kz = cell / (nx * ny);
+		int rs[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
+		int re[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
+		int nrow = 0;
 
-		for (int z = cz - 1; z <= cz + 1; z++) {
+		if (i0 == i1)
+			continue;
+		for (int z = kz - S; z <= kz + S; z++) {
 			if (z < 0 || z >= nz)
 				continue;
-			for (int y = cy - 1; y <= cy + 1; y++) {
+			for (int y = ky - S; y <= ky + S; y++) {
 				int row = (z * ny + y) * nx;
 
 				if (y < 0 || y >= ny)
 					continue;
-				cnt = scan_range(c, i, xi, yi, zi,
-						 c->cell_start[row + xlo],
-						 c->cell_start[row + xhi + 1],
-						 list, cnt);
+				rs[nrow] = c->cell_start[row + (kx - S > 0 ? kx - S : 0)];
+				re[nrow] = c->cell_start[row + (kx + S < nx - 1 ? kx + S : nx - 1) + 1];
+				nrow++;
 			}
 		}
-		c->nn[i] = cnt;
-		if (cnt > maxseen)
-			maxseen = cnt;
-		if (cnt <= c->maxnb)	/* pad to a multiple of CPU_PAD */
-			for (int k = cnt; k % CPU_PAD; k++)
-				list[k] = sentinel;
+		for (int i = i0; i < i1; i++) {
+			int *list = c->nl + (size_t)i * c->stride;
+			int cnt = scan_rows(c, i, rs, re, nrow, list);
+
+			c->nn[i] = cnt;
+			if (cnt > maxseen)
+				maxseen = cnt;
+			if (cnt <= c->maxnb)	/* pad to a multiple of CPU_PAD */
+				for (int k = cnt; k % CPU_PAD; k++)
+					list[k] = sentinel;
+		}
 	}
 	return maxseen;
+}
+
+/* Candidate buffers for every thread, for up to all owned + ghosts. */
+static int grow_cand(cpu_ctx *c)
+{
+	int nth = 1, cap = (c->n + c->ng + 16 + 7) & ~7;
+
+#ifdef _OPENMP
+	nth = omp_get_max_threads();
+#endif
+	if (cap <= c->cbcap && nth <= c->cb_threads)
+		return 0;
+	cap += cap / 8;
+	cap = (cap + 7) & ~7;
+	free(c->cbuf);
+	free(c->cjbuf);
+	c->cbuf = xalloc(sizeof(double) * 3 * (size_t)cap * (size_t)nth);
+	c->cjbuf = xalloc(sizeof(int) * (size_t)cap * (size_t)nth);
+	if (!c->cbuf || !c->cjbuf)
+		return -1;
+	c->cbcap = cap;
+	c->cb_threads = nth;
+	return 0;
 }
 
 static int rebuild(cpu_ctx *c)
 {
 	double t0 = md_now();
-	int rc, d, maxseen;
+	int rc, maxseen;
 
 	rc = wrap_positions(c);
 	if (rc)
 		return rc;
 	sort_by_cell(c);
-	if (make_ghosts(c)) {
+	if (make_ghosts(c) || grow_cand(c)) {
 		fprintf(stderr, "mdsim: step %ld: out of host memory for %d ghost particles\n",
 			c->step, c->ng);
 		return MD_EXIT_SIM;
@@ -450,12 +531,79 @@ static int rebuild(cpu_ctx *c)
 			return MD_EXIT_SIM;
 		}
 	}
-	for (d = 0; d < 3; d++)
-		memcpy(c->x0[d], c->x[d], sizeof(double) * (size_t)c->n);
+	memcpy(c->x0, c->x, sizeof(double) * 4 * (size_t)c->n);
 	c->builds++;
 	c->since_build = 0;
 	c->t[MD_T_NEIGH] += md_now() - t0;
 	return 0;
+}
+
+/*
+ * Pass 1 of the forces of owned particle i: the separations r_i - r_j and
+ * r2 of its listed neighbours (the padded row: the sentinel's r2 is far
+ * beyond rc2, so its pairs add exactly nothing) into dx, dy, dz, r2, in no
+ * particular order. Returns the padded count, a multiple of 8. Pairs beyond
+ * rc stay in: the pair function zeroes them, which costs less than
+ * compressing them out here.
+ */
+static inline int pair_pack(const cpu_ctx *c, int i, double *restrict bdx,
+			    double *restrict bdy, double *restrict bdz,
+			    double *restrict br2)
+{
+	const int *restrict list = c->nl + (size_t)i * c->stride;
+	const int nn = (c->nn[i] + CPU_PAD - 1) & ~(CPU_PAD - 1);
+	const double *restrict x = c->x;
+#if CPU_AVX512
+	const __m512d XI = _mm512_set1_pd(x[4 * i]);
+	const __m512d YI = _mm512_set1_pd(x[4 * i + 1]);
+	const __m512d ZI = _mm512_set1_pd(x[4 * i + 2]);
+
+	for (int k = 0; k < nn; k += 8) {
+		const int *l = list + k;
+		/* rows (x y z 0) of neighbours 0..7, two per register */
+		__m512d t0 = _mm512_insertf64x4(_mm512_castpd256_pd512(
+			_mm256_load_pd(x + 4 * (size_t)l[0])),
+			_mm256_load_pd(x + 4 * (size_t)l[4]), 1);
+		__m512d t1 = _mm512_insertf64x4(_mm512_castpd256_pd512(
+			_mm256_load_pd(x + 4 * (size_t)l[1])),
+			_mm256_load_pd(x + 4 * (size_t)l[5]), 1);
+		__m512d t2 = _mm512_insertf64x4(_mm512_castpd256_pd512(
+			_mm256_load_pd(x + 4 * (size_t)l[2])),
+			_mm256_load_pd(x + 4 * (size_t)l[6]), 1);
+		__m512d t3 = _mm512_insertf64x4(_mm512_castpd256_pd512(
+			_mm256_load_pd(x + 4 * (size_t)l[3])),
+			_mm256_load_pd(x + 4 * (size_t)l[7]), 1);
+		/* transpose: lanes in the order 0 1 4 5 2 3 6 7 */
+		__m512d u0 = _mm512_unpacklo_pd(t0, t1);  /* x0 x1 z0 z1 x4 x5 z4 z5 */
+		__m512d u1 = _mm512_unpackhi_pd(t0, t1);  /* y0 y1 .. .. y4 y5 .. .. */
+		__m512d u2 = _mm512_unpacklo_pd(t2, t3);
+		__m512d u3 = _mm512_unpackhi_pd(t2, t3);
+		__m512d dx = _mm512_sub_pd(XI, _mm512_shuffle_f64x2(u0, u2, 0x88));
+		__m512d dy = _mm512_sub_pd(YI, _mm512_shuffle_f64x2(u1, u3, 0x88));
+		__m512d dz = _mm512_sub_pd(ZI, _mm512_shuffle_f64x2(u0, u2, 0xdd));
+		__m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx),
+							 _mm512_mul_pd(dy, dy)),
+					   _mm512_mul_pd(dz, dz));
+
+		_mm512_store_pd(bdx + k, dx);
+		_mm512_store_pd(bdy + k, dy);
+		_mm512_store_pd(bdz + k, dz);
+		_mm512_store_pd(br2 + k, r2);
+	}
+#else
+	const double xi = x[4 * i], yi = x[4 * i + 1], zi = x[4 * i + 2];
+
+	for (int k = 0; k < nn; k++) {
+		const double *xj = x + 4 * (size_t)list[k];
+		double dx = xi - xj[0], dy = yi - xj[1], dz = zi - xj[2];
+
+		bdx[k] = dx;
+		bdy[k] = dy;
+		bdz[k] = dz;
+		br2[k] = dx * dx + dy * dy + dz * dz;
+	}
+#endif
+	return nn;
 }
 
 /*
@@ -465,44 +613,35 @@ static int rebuild(cpu_ctx *c)
  * the loop when the cut-off is not force-shifted.
  */
 static inline __attribute__((always_inline))
-void pair_rows(cpu_ctx *c, int shifted, double *pe, double *w)
+void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 {
 	md_lj_d lj = c->lj;
-	const double *restrict X = c->x[0], *restrict Y = c->x[1];
-	const double *restrict Z = c->x[2];
-	double *restrict FX = c->f[0], *restrict FY = c->f[1];
-	double *restrict FZ = c->f[2];
-	const int *restrict NL = c->nl, *restrict NN = c->nn;
-	const int n = c->n, stride = c->stride;
+	const int n = c->n, bn = c->bufn;
+	double *restrict bdx = buf, *restrict bdy = buf + bn;
+	double *restrict bdz = buf + 2 * bn, *restrict br2 = buf + 3 * bn;
+	double *restrict f = c->f;
 	double spe = 0.0, sw = 0.0;
 
 	if (!shifted)
 		lj.fc = 0.0;
 #pragma omp for schedule(static) nowait
 	for (int i = 0; i < n; i++) {
-		const int *restrict list = NL + (size_t)i * stride;
-		const double xi = X[i], yi = Y[i], zi = Z[i];
-		const int nn = (NN[i] + CPU_PAD - 1) & ~(CPU_PAD - 1);
+		const int m = pair_pack(c, i, bdx, bdy, bdz, br2);
 		double fx = 0.0, fy = 0.0, fz = 0.0, ei = 0.0, wi = 0.0;
 
 #pragma omp simd reduction(+:fx,fy,fz,ei,wi)
-		for (int k = 0; k < nn; k++) {
-			const int j = list[k];
-			const double rx = xi - X[j], ry = yi - Y[j];
-			const double rz = zi - Z[j];
-			const double r2 = rx * rx + ry * ry + rz * rz;
-			double e, fr;
+		for (int k = 0; k < m; k++) {
+			double e, fr = md_lj_pair_d(br2[k], &lj, &e);
 
-			fr = md_lj_pair_d(r2, &lj, &e);
-			fx += rx * fr;
-			fy += ry * fr;
-			fz += rz * fr;
+			fx += bdx[k] * fr;
+			fy += bdy[k] * fr;
+			fz += bdz[k] * fr;
 			ei += e;
-			wi += r2 * fr;
+			wi += br2[k] * fr;
 		}
-		FX[i] = fx;
-		FY[i] = fy;
-		FZ[i] = fz;
+		f[4 * i + 0] = fx;
+		f[4 * i + 1] = fy;
+		f[4 * i + 2] = fz;
 		spe += ei;
 		sw += wi;
 	}
@@ -511,26 +650,49 @@ void pair_rows(cpu_ctx *c, int shifted, double *pe, double *w)
 }
 
 /* Forces, energy and virial from the neighbour list. */
-static void compute_forces(cpu_ctx *c)
+static int compute_forces(cpu_ctx *c)
 {
 	double t0 = md_now(), pe = 0.0, w = 0.0;
 	const int shifted = c->lj.fc != 0.0;
+	int nth = 1, bufn = c->stride;
 
+#ifdef _OPENMP
+	nth = omp_get_max_threads();
+#endif
+	if (nth > c->pbuf_threads || bufn > c->bufn) {
+		free(c->pbuf);
+		c->pbuf = xalloc(sizeof(double) * 4 * (size_t)bufn * (size_t)nth);
+		if (!c->pbuf) {
+			fprintf(stderr, "mdsim: out of host memory for pair buffers\n");
+			return MD_EXIT_SIM;
+		}
+		c->pbuf_threads = nth;
+		c->bufn = bufn;
+	}
 #pragma omp parallel reduction(+:pe,w)
 	{
+		int t = 0;
+		double *buf;
+
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		buf = c->pbuf + 4 * (size_t)c->bufn * (size_t)t;
 		if (shifted)
-			pair_rows(c, 1, &pe, &w);
+			pair_rows(c, 1, buf, &pe, &w);
 		else
-			pair_rows(c, 0, &pe, &w);
+			pair_rows(c, 0, buf, &pe, &w);
 	}
 	c->pe = 0.5 * pe;	/* each pair counted twice */
 	c->virial = 0.5 * w;
 	c->t[MD_T_PAIR] += md_now() - t0;
+	return 0;
 }
 
 static int need_rebuild(cpu_ctx *c)
 {
 	double lim = 0.25 * c->cfg.skin * c->cfg.skin, mx = 0.0;
+	const double *restrict x = c->x, *restrict x0 = c->x0;
 
 	if (c->cfg.every > 0 && c->since_build >= c->cfg.every)
 		return 1;
@@ -538,9 +700,9 @@ static int need_rebuild(cpu_ctx *c)
 		return 0;
 #pragma omp parallel for schedule(static) reduction(max:mx)
 	for (int i = 0; i < c->n; i++) {
-		double dx = c->x[0][i] - c->x0[0][i];
-		double dy = c->x[1][i] - c->x0[1][i];
-		double dz = c->x[2][i] - c->x0[2][i];
+		double dx = x[4 * i] - x0[4 * i];
+		double dy = x[4 * i + 1] - x0[4 * i + 1];
+		double dz = x[4 * i + 2] - x0[4 * i + 2];
 		double r2 = dx * dx + dy * dy + dz * dz;
 
 		mx = r2 > mx ? r2 : mx;
@@ -552,18 +714,20 @@ static int cpu_run(md_backend *b, long nsteps)
 {
 	cpu_ctx *c = b->ctx;
 	const double dt = c->cfg.dt, hdtm = 0.5 * dt / c->mass;
+	const int n4 = 4 * c->n;
 	long s;
 	int rc;
 
 	for (s = 0; s < nsteps; s++) {
 		double t0 = md_now();
+		double *restrict x = c->x, *restrict v = c->v;
+		const double *restrict f = c->f;
 
-#pragma omp parallel for schedule(static)
-		for (int i = 0; i < c->n; i++) {
-			for (int d = 0; d < 3; d++) {
-				c->v[d][i] += hdtm * c->f[d][i];
-				c->x[d][i] += dt * c->v[d][i];
-			}
+		/* the fourth components stay 0: v and f are 0 there */
+#pragma omp parallel for simd schedule(static)
+		for (int k = 0; k < n4; k++) {
+			v[k] += hdtm * f[k];
+			x[k] += dt * v[k];
 		}
 		c->step++;
 		c->since_build++;
@@ -578,12 +742,18 @@ static int cpu_run(md_backend *b, long nsteps)
 			update_ghosts(c);
 			c->t[MD_T_NEIGH] += md_now() - t0;
 		}
-		compute_forces(c);
+		rc = compute_forces(c);
+		if (rc)
+			return rc;
 		t0 = md_now();
-#pragma omp parallel for schedule(static)
-		for (int i = 0; i < c->n; i++)
-			for (int d = 0; d < 3; d++)
-				c->v[d][i] += hdtm * c->f[d][i];
+		{
+			double *restrict v2 = c->v;
+			const double *restrict f2 = c->f;
+
+#pragma omp parallel for simd schedule(static)
+			for (int k = 0; k < n4; k++)
+				v2[k] += hdtm * f2[k];
+		}
 		c->t[MD_T_INTEGRATE] += md_now() - t0;
 	}
 	return 0;
@@ -598,6 +768,9 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	b->ctx = c;
 	if (!c)
 		goto nomem;
+#if CPU_AVX512
+	pack_lut_init();
+#endif
 	c->cfg = *cfg;
 	c->n = n;
 	c->mass = cfg->mass;
@@ -622,7 +795,7 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 				"xyz"[d], st->box[d], rl);
 			return MD_EXIT_INPUT;
 		}
-		c->nc[d] = (int)(ext / rl);
+		c->nc[d] = (int)(ext * CPU_CELL_DIV / rl);
 		if (c->nc[d] < 1)
 			c->nc[d] = 1;
 		if (c->nc[d] > 1024)
@@ -630,39 +803,36 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		c->ich[d] = c->nc[d] / ext;
 	}
 	c->ncell = c->nc[0] * c->nc[1] * c->nc[2];
-	for (d = 0; d < 3; d++) {
-		c->x[d] = xalloc(sizeof(double) * (n + 1));
-		c->v[d] = xalloc(sizeof(double) * n);
-		c->f[d] = xalloc(sizeof(double) * n);
-		c->x0[d] = xalloc(sizeof(double) * n);
-		c->img[d] = xalloc(sizeof(int) * n);
-		if (!c->x[d] || !c->v[d] || !c->f[d] || !c->x0[d] || !c->img[d])
-			goto nomem;
-	}
+	c->x = xalloc(sizeof(double) * 4 * (size_t)(n + 1));
+	c->v = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->f = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->x0 = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->img = xalloc(sizeof(int) * 3 * (size_t)n);
 	c->xcap = n + 1;
 	c->id = xalloc(sizeof(int) * n);
 	c->type = xalloc(sizeof(int) * n);
-	c->tmpd = xalloc(sizeof(double) * n);
-	c->tmpi = xalloc(sizeof(int) * n);
+	c->tmpd = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->tmpi = xalloc(sizeof(int) * 3 * (size_t)n);
 	c->cell_of = xalloc(sizeof(int) * n);
 	c->order = xalloc(sizeof(int) * n);
 	c->cell_start = xalloc(sizeof(int) * (size_t)(c->ncell + 1));
 	c->cnt = xalloc(sizeof(int) * (size_t)(c->ncell + 1));
+	c->ocell_start = xalloc(sizeof(int) * (size_t)(c->ncell + 1));
 	c->nn = xalloc(sizeof(int) * n);
 	/* first guess from the density; grown on overflow */
 	vol_nb = 4.18879020478639 * rl * rl * rl;
 	c->maxnb = (int)(1.3 * vol_nb * n / (c->box[0] * c->box[1] * c->box[2])) + 16;
 	c->stride = (c->maxnb + 8 + 15) & ~15;
 	c->nl = xalloc(sizeof(int) * (size_t)n * (size_t)c->stride);
-	if (!c->id || !c->type || !c->tmpd || !c->tmpi || !c->cell_of ||
-	    !c->order || !c->cell_start || !c->cnt || !c->nn || !c->nl)
+	if (!c->x || !c->v || !c->f || !c->x0 || !c->img || !c->id ||
+	    !c->type || !c->tmpd || !c->tmpi || !c->cell_of || !c->order ||
+	    !c->cell_start || !c->cnt || !c->ocell_start || !c->nn || !c->nl)
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		for (d = 0; d < 3; d++) {
-			c->x[d][i] = st->x[3 * i + d];
-			c->v[d][i] = st->v[3 * i + d];
-			c->f[d][i] = 0.0;
-			c->img[d][i] = st->image[3 * i + d];
+			c->x[4 * i + d] = st->x[3 * i + d];
+			c->v[4 * i + d] = st->v[3 * i + d];
+			c->img[3 * i + d] = st->image[3 * i + d];
 		}
 		c->id[i] = i;
 		c->type[i] = st->type[i];
@@ -670,10 +840,11 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	{
 		int rc = rebuild(c);
 
+		if (!rc)
+			rc = compute_forces(c);
 		if (rc)
 			return rc;
 	}
-	compute_forces(c);
 	/* statistics cover the run, not the set-up */
 	memset(c->t, 0, sizeof(c->t));
 	c->builds = 0;
@@ -686,12 +857,13 @@ nomem:
 static int cpu_thermo(md_backend *b, md_thermo *th)
 {
 	cpu_ctx *c = b->ctx;
+	const double *v = c->v;
 	double ke = 0.0;
 
 #pragma omp parallel for schedule(static) reduction(+:ke)
 	for (int i = 0; i < c->n; i++)
-		ke += c->v[0][i] * c->v[0][i] + c->v[1][i] * c->v[1][i] +
-		      c->v[2][i] * c->v[2][i];
+		ke += v[4 * i] * v[4 * i] + v[4 * i + 1] * v[4 * i + 1] +
+		      v[4 * i + 2] * v[4 * i + 2];
 	th->step = c->step;
 	th->pe = c->pe;
 	th->ke = 0.5 * c->mass * ke;
@@ -709,8 +881,8 @@ static int cpu_download(md_backend *b, md_state *st, unsigned fields)
 
 		st->type[o] = c->type[i];
 		for (int d = 0; d < 3; d++) {
-			double L = c->box[d], x = c->x[d][i];
-			int im = c->img[d][i];
+			double L = c->box[d], x = c->x[4 * i + d];
+			int im = c->img[3 * i + d];
 			double s = floor(x / L);
 
 			if (fields & (MD_F_X | MD_F_IMAGE)) {
@@ -726,9 +898,9 @@ static int cpu_download(md_backend *b, md_state *st, unsigned fields)
 			if (fields & MD_F_IMAGE)
 				st->image[3 * o + d] = im;
 			if (fields & MD_F_V)
-				st->v[3 * o + d] = c->v[d][i];
+				st->v[3 * o + d] = c->v[4 * i + d];
 			if (fields & MD_F_F)
-				st->f[3 * o + d] = c->f[d][i];
+				st->f[3 * o + d] = c->f[4 * i + d];
 		}
 	}
 	return 0;
@@ -759,7 +931,7 @@ static void cpu_stats(md_backend *b, md_stats *s)
 	snprintf(s->desc, sizeof(s->desc),
 		 "cpu, %d OpenMP thread%s, full neighbour list, ghost images, %d x %d x %d cells%s",
 		 nth, nth == 1 ? "" : "s", c->nc[0], c->nc[1], c->nc[2],
-		 CPU_AVX512 ? ", AVX-512 list build" : "");
+		 CPU_AVX512 ? ", AVX-512" : "");
 }
 
 int md_cpu_neighbors(md_backend *b, int orig, int *out, int max)

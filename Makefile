@@ -13,13 +13,14 @@ MARCH    ?= native
 SANITIZE ?= 0
 BUILD    ?= $(if $(filter 1,$(SANITIZE)),build-asan,build)
 
-DEB_PKGS := build-essential pkg-config libhdf5-dev libsdl2-dev libinih-dev check
+DEB_PKGS := build-essential pkg-config libhdf5-dev libsdl2-dev libinih-dev check \
+            python3-mdanalysis python3-h5py python3-matplotlib
 
-PKGS     := inih
+PKGS     := inih hdf5
 CC       ?= gcc
 CFLAGS   ?= -O3 -march=$(MARCH) -fno-math-errno
 CFLAGS   += -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fopenmp -g
-LDLIBS   := -lm
+LDLIBS   := -lm -lpthread
 ifeq ($(SANITIZE),1)
 CFLAGS   := -O1 -g -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fopenmp \
             -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -16,10 +16,15 @@
  * Every time-dependent element shares one `step` (int64) and one `time`
  * (double) dataset through hard links, as H5MD requires for image and box.
  *
- * Units: reduced LJ units, written as variable-length string attributes
- * `unit`: length "sigma", time "tau", energy "epsilon", mass "m0",
- * velocity "sigma tau-1", force "epsilon sigma-1", temperature
- * "epsilon kB-1", pressure "epsilon sigma-3".
+ * Units: reduced LJ units, as variable-length string attributes: length
+ * "sigma", time "tau", energy "epsilon", mass "m0", velocity "sigma tau-1",
+ * force "epsilon sigma-1", temperature "epsilon kB-1", pressure
+ * "epsilon sigma-3"; h5md/modules/units has system = "LJ". The attribute
+ * is the H5MD `unit` except on position, velocity and force `value` and on
+ * `time`, where it is called `reduced_unit`: MDAnalysis's H5MDReader
+ * (2.x) parses `unit` there and raises an error for any unit outside its
+ * own table, whatever convert_units says, so a `unit` there would make
+ * the file unreadable for it (read with convert_units=False).
  *
  * Crash safety: files use HDF5 file format 2 (superblock v2, library
  * version bounds 1.8), whose readers do not refuse a file that a killed
@@ -66,7 +71,9 @@ typedef struct h5md_frame {
 	double obs[H5MD_NOBS];	/* energies per particle, T, P             */
 } h5md_frame;
 
-/* h5md_quiet - silence HDF5's own error stack printing in this thread. */
+/* h5md_quiet - silence HDF5's own error stack printing in this thread
+ * (the first call, before any other HDF5 call, also turns off HDF5's
+ * exit-time clean-up: see h5md_flush). */
 void h5md_quiet(void);
 
 /*
@@ -77,26 +84,36 @@ h5md_file *h5md_create(const char *path, const h5md_info *info, char *err,
 		       size_t errlen);
 
 /*
- * h5md_open_append - open an existing mdsim H5MD file for appending frames
- * after step `after`: frames with step > after, and trailing frames that a
- * killed writer left incomplete, are cut off. The file must hold n
- * particles and exactly the fields of info (else *bad_input = 1). The INI
- * text of info is stored as /parameters/config_from_step_<after>.
+ * h5md_open_append - open an existing mdsim H5MD file to append frames
+ * after step `after`. Trailing frames that a killed writer left incomplete
+ * are cut off; *last_step gets the step of the last frame kept (-1: none).
+ * The file must hold n particles, exactly the fields of info and no
+ * complete frame after step `after` (steps must keep increasing); else
+ * NULL with *bad_input = 1. The INI text of info is stored as
+ * /parameters/config_from_step_<after>.
  * Returns the handle, or NULL with a message in err.
  */
 h5md_file *h5md_open_append(const char *path, const h5md_info *info,
-			    long after, int *bad_input, char *err,
-			    size_t errlen);
+			    long after, long *last_step, int *bad_input,
+			    char *err, size_t errlen);
 
 /*
  * h5md_append - extend every time-dependent dataset by one frame and write
- * fr. On failure the datasets are cut back to the frames before (so that a
- * later flush or close leaves no half frame), and err says why.
- * Returns 0 or -1.
+ * fr. Returns 0 or -1 with err set: a frame lacking data for a field of
+ * the file is refused untouched; a write error (disk full, ...) breaks the
+ * handle (see h5md_flush): the file keeps what the last flush wrote.
  */
 int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen);
 
-/* h5md_flush - H5Fflush: what was appended is in the file. 0 or -1. */
+/*
+ * h5md_flush - what was appended goes to the file: H5Dflush of every
+ * dataset, position last, then H5Fflush (see flush_ordered in h5md.c).
+ * 0 or -1. After a failure the handle is broken: HDF5 1.10 cannot be
+ * trusted with that file any more ("slist already enabled?" on close, a
+ * crash at exit), so nothing touches it again; it stays as the last
+ * successful flush left it, with at most the frame of the failed flush
+ * incomplete.
+ */
 int h5md_flush(h5md_file *h, char *err, size_t errlen);
 
 /* h5md_frames - frames in the file (appended ones included). */
@@ -104,7 +121,7 @@ long h5md_frames(const h5md_file *h);
 
 /*
  * h5md_close - flush and close; NULL is a no-op. Returns 0 or -1 (the
- * handle is freed either way).
+ * handle is freed either way; a broken one without touching the file).
  */
 int h5md_close(h5md_file *h, char *err, size_t errlen);
 

@@ -22,6 +22,9 @@ static void usage(FILE *out)
 "  --strategy S           GPU force strategy (overrides backend.strategy)\n"
 "  --set SECTION.KEY=VAL  override any config key (repeatable)\n"
 "  --quiet                no thermo lines or progress, only the summary\n"
+"  --restart FILE.h5md    continue from the last frame of an H5MD trajectory\n"
+"                         (overrides output.restart; runs run.steps more steps)\n"
+"  --force                replace an existing trajectory (output.overwrite)\n"
 "  --bench                benchmark every force strategy on this system\n"
 "                         (run.steps = minimum timed steps per strategy)\n"
 "  --csv FILE             with --bench: also write the table as CSV\n"
@@ -88,6 +91,8 @@ int main(int argc, char **argv)
 			path = argv[i];
 		} else if (!strcmp(argv[i], "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(argv[i], "--force")) {
+			;	/* applied in the second pass */
 		} else if (!strcmp(argv[i], "--bench")) {
 			bench = 1;
 		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--strategies")) {
@@ -100,7 +105,8 @@ int main(int argc, char **argv)
 			else
 				only = argv[++i];
 		} else if (!strcmp(argv[i], "--steps") || !strcmp(argv[i], "--backend") ||
-			   !strcmp(argv[i], "--strategy") || !strcmp(argv[i], "--set")) {
+			   !strcmp(argv[i], "--strategy") || !strcmp(argv[i], "--set") ||
+			   !strcmp(argv[i], "--restart")) {
 			i++;	/* value checked in the second pass */
 			if (i >= argc) {
 				fprintf(stderr, "mdsim: %s needs a value\n", argv[i - 1]);
@@ -129,6 +135,10 @@ int main(int argc, char **argv)
 			rc = set_opt(&cfg, "backend.strategy", argv[++i]);
 		else if (!strcmp(argv[i], "--set"))
 			rc = cfg_set(&cfg, argv[++i], stderr);
+		else if (!strcmp(argv[i], "--restart"))
+			rc = set_opt(&cfg, "output.restart", argv[++i]);
+		else if (!strcmp(argv[i], "--force"))
+			rc = set_opt(&cfg, "output.overwrite", "true");
 		if (rc)
 			return rc;
 	}

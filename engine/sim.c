@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include "output.h"
 #include "setup.h"
 #include "thermo.h"
 #include "timer.h"
@@ -43,10 +44,14 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 
 	memset(sim, 0, sizeof(*sim));
 	sim->cfg = *cfg;
-	rc = md_setup_lattice(cfg, &sim->st);
+	rc = md_output_check(cfg, stderr);	/* before any work */
+	if (!rc)
+		rc = cfg->restart[0] ? md_output_restart(cfg, &sim->st, out) :
+			md_setup_lattice(cfg, &sim->st);
 	if (rc)
 		return rc;
-	md_setup_velocities(cfg, &sim->st);
+	if (!cfg->restart[0])
+		md_setup_velocities(cfg, &sim->st);
 
 	if (kind != MD_BACKEND_CPU) {
 		int ok = gpu_backend_ops() && gpu_probe(cfg->gpu_id, gpu, sizeof(gpu));
@@ -99,6 +104,7 @@ int md_sim_run(md_sim *sim, FILE *out)
 	int show = c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
 	int rc = 0, quiet = c->quiet, progress_on = 0;
 	double t0, last_prog, tout = 0.0;
+	md_output *traj = NULL;
 
 	if (quiet)
 		show = 0;
@@ -107,6 +113,9 @@ int md_sim_run(md_sim *sim, FILE *out)
 		md_thermo_header(out);
 		md_thermo_line(out, &sim->last, sim->st.n, sim->st.box);
 	}
+	rc = md_output_open(&traj, c, &sim->st, be);	/* frame of the first step */
+	if (rc)
+		return rc;
 	t0 = md_now();
 	last_prog = t0;
 	while (done < total && !stop_signal) {
@@ -118,6 +127,7 @@ int md_sim_run(md_sim *sim, FILE *out)
 			n = total - done;
 		if (n > chunk)
 			n = chunk;
+		n = md_output_clip(traj, done, n);	/* end on frame steps */
 		tc = md_now();
 		rc = be->ops->run(be, n);
 		if (rc)
@@ -141,6 +151,14 @@ int md_sim_run(md_sim *sim, FILE *out)
 			}
 			tout += md_now() - to;
 		}
+		if (traj) {
+			double to = md_now();
+
+			rc = md_output_step(traj, be, done);
+			tout += md_now() - to;
+			if (rc)
+				break;
+		}
 		if (show && md_now() - last_prog > 0.5 && done < total) {
 			last_prog = md_now();
 			progress(stderr, done, total, last_prog - t0);
@@ -155,6 +173,12 @@ int md_sim_run(md_sim *sim, FILE *out)
 		fprintf(stderr, "mdsim: %s received: stopped cleanly after step %ld\n",
 			stop_signal == SIGINT ? "SIGINT" : "SIGTERM", done);
 		rc = 128 + stop_signal;
+	}
+	{	/* queued frames written, file flushed and closed */
+		int orc = md_output_close(traj, out);
+
+		if (orc && (rc == 0 || rc > 128))
+			rc = orc;
 	}
 	{
 		md_stats s;

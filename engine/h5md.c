@@ -1,0 +1,1056 @@
+/*
+ * h5md.c - H5MD 1.1 files through the HDF5 C API (see h5md.h for the
+ * layout, the units and why the file format is version 2, not the latest).
+ *
+ * Invariants of an open handle:
+ *   - every time-dependent dataset (the values, `step`, `time`) has
+ *     h->frames rows once h5md_append returns, whether it succeeded or not;
+ *   - `step` and `time` live in particles/trajectory/position and every
+ *     other element hard-links them, so one write per frame serves all;
+ *   - value datasets are chunked one frame per chunk (never rewritten, so
+ *     compression never moves a chunk that flushed metadata points to);
+ *     `step`, `time`, edges and observables are uncompressed, so their
+ *     chunks are rewritten in place.
+ * Errors: every HDF5 failure is turned into one line "what: why", where
+ * "why" is the innermost HDF5 error (the errno text for I/O errors).
+ */
+#include "h5md.h"
+
+#include <hdf5.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "setup.h"
+
+#define TRAJ "particles/trajectory"
+#define NONE H5I_INVALID_HID
+
+enum { K_VEC, K_IVEC, K_MAT, K_SCALAR };
+
+/* A time-dependent element: its group, the unit of `value`, the field
+ * that turns it on (0: always there), the shape of one sample, and whether
+ * MDAnalysis parses the unit (then it is written as `reduced_unit`: see
+ * h5md.h). */
+typedef struct td_elem {
+	const char *path, *unit;
+	unsigned field;
+	int kind, mda;
+} td_elem;
+
+enum { E_POS = 0, E_VEL, E_FORCE, E_IMAGE, E_EDGES, E_OBS,
+       NELEM = E_OBS + H5MD_NOBS };
+
+static const td_elem elems[NELEM] = {
+	{ TRAJ "/position", "sigma", MD_F_X, K_VEC, 1 },
+	{ TRAJ "/velocity", "sigma tau-1", MD_F_V, K_VEC, 1 },
+	{ TRAJ "/force", "epsilon sigma-1", MD_F_F, K_VEC, 1 },
+	{ TRAJ "/image", NULL, MD_F_IMAGE, K_IVEC, 0 },
+	{ TRAJ "/box/edges", "sigma", 0, K_MAT, 0 },
+	{ "observables/potential_energy", "epsilon", 0, K_SCALAR, 0 },
+	{ "observables/kinetic_energy", "epsilon", 0, K_SCALAR, 0 },
+	{ "observables/total_energy", "epsilon", 0, K_SCALAR, 0 },
+	{ "observables/temperature", "epsilon kB-1", 0, K_SCALAR, 0 },
+	{ "observables/pressure", "epsilon sigma-3", 0, K_SCALAR, 0 },
+};
+
+struct h5md_file {
+	hid_t file, step, time;
+	hid_t val[NELEM];	/* NONE where the element is absent */
+	int n;
+	unsigned fields;
+	long frames;
+	int broken;		/* a flush failed: the file is left alone */
+	char why[256];		/* first HDF5 failure reason seen */
+};
+
+void h5md_quiet(void)
+{
+	/* After a failed flush HDF5 1.10 can crash in its exit-time clean-up
+	 * of the abandoned file; our files are closed (or abandoned) by us. */
+	static int first = 1;
+
+	if (first)
+		H5dont_atexit();
+	first = 0;
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+	char *why = data;
+	const char *p;
+
+	(void)n;
+	if (why[0] || !e->desc || !e->desc[0])
+		return 0;
+	p = strstr(e->desc, "error message = '");
+	if (p) {
+		p += strlen("error message = '");
+		snprintf(why, 256, "%.*s", (int)strcspn(p, "'"), p);
+	} else {
+		snprintf(why, 256, "%s", e->desc);
+	}
+	return 0;
+}
+
+/* note - keep the innermost reason of the HDF5 call that just failed
+ * (before any other HDF5 call clears the error stack). */
+static void note(h5md_file *h)
+{
+	if (!h->why[0])
+		H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, h->why);
+	if (!h->why[0])
+		snprintf(h->why, sizeof(h->why), "HDF5 error");
+}
+
+#define CK(h, expr)					\
+	do {						\
+		if ((expr) < 0) {			\
+			note(h);			\
+			goto fail;			\
+		}					\
+	} while (0)
+
+static h5md_file *handle_new(void)
+{
+	h5md_file *h = calloc(1, sizeof(*h));
+	int e;
+
+	if (!h)
+		return NULL;
+	h->file = h->step = h->time = NONE;
+	for (e = 0; e < NELEM; e++)
+		h->val[e] = NONE;
+	return h;
+}
+
+static void close_id(hid_t *id)
+{
+	if (*id >= 0) {
+		H5Oclose(*id);	/* groups and datasets alike */
+		*id = NONE;
+	}
+}
+
+/*
+ * cork - keep (on = 1) or release the metadata of every time-dependent
+ * dataset in the metadata cache. Corked, nothing of them is evicted to
+ * the file between two flushes (an eviction could write a chunk index
+ * entry pointing past the end of the file that the superblock on disk
+ * knows); H5Fflush still writes them.
+ */
+static void cork(h5md_file *h, int on)
+{
+	int e;
+
+	for (e = -2; e < NELEM; e++) {
+		hid_t d = e == -2 ? h->step : e == -1 ? h->time : h->val[e];
+		hbool_t corked = 0;
+
+		if (d < 0 || H5Oare_mdc_flushes_disabled(d, &corked) < 0 ||
+		    !corked == !on)
+			continue;
+		if (on)
+			H5Odisable_mdc_flushes(d);
+		else
+			H5Oenable_mdc_flushes(d);
+	}
+}
+
+/* Dataset ids, then the file, then h; returns 0 or -1 (the close failed;
+ * the reason goes to why[256] when why is not NULL). */
+static int handle_free(h5md_file *h, char *why)
+{
+	int e, rc = 0;
+
+	if (!h)
+		return 0;
+	if (h->broken) {	/* closing would flush again (and may crash) */
+		if (why)
+			memcpy(why, h->why, sizeof(h->why));
+		free(h);
+		return -1;
+	}
+	cork(h, 0);
+	for (e = 0; e < NELEM; e++)
+		close_id(&h->val[e]);
+	close_id(&h->step);
+	close_id(&h->time);
+	if (h->file >= 0 && H5Fclose(h->file) < 0) {
+		note(h);
+		rc = -1;
+	}
+	if (why)
+		memcpy(why, h->why, sizeof(h->why));
+	free(h);
+	return rc;
+}
+
+/* File access: format version 2 (see h5md.h) and, where the library has
+ * it, file locking that does not fail on file systems without locks. */
+static hid_t file_access(void)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+
+	if (fapl < 0)
+		return NONE;
+	H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18);
+#if H5_VERSION_GE(1, 10, 7)
+	H5Pset_file_locking(fapl, 1, 1);
+#endif
+	return fapl;
+}
+
+/* attr_str - scalar string attribute: variable length (vl) or fixed. */
+static int attr_str(hid_t loc, const char *name, const char *val, int vl)
+{
+	hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR), a = NONE;
+	herr_t rc = -1;
+
+	if (t < 0 || s < 0)
+		goto out;
+	if (H5Tset_size(t, vl ? H5T_VARIABLE : strlen(val) + 1) < 0 ||
+	    H5Tset_cset(t, H5T_CSET_ASCII) < 0)
+		goto out;
+	a = H5Acreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+	if (a >= 0)
+		rc = vl ? H5Awrite(a, t, &val) : H5Awrite(a, t, val);
+out:
+	if (a >= 0)
+		H5Aclose(a);
+	if (s >= 0)
+		H5Sclose(s);
+	if (t >= 0)
+		H5Tclose(t);
+	return rc < 0 ? -1 : 0;
+}
+
+/* attr_ints - integer attribute: scalar when count == 0, else [count]. */
+static int attr_ints(hid_t loc, const char *name, const int *v, hsize_t count)
+{
+	hid_t s = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+	hid_t a = NONE;
+	herr_t rc = -1;
+
+	if (s < 0)
+		return -1;
+	a = H5Acreate2(loc, name, H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT);
+	if (a >= 0)
+		rc = H5Awrite(a, H5T_NATIVE_INT, v);
+	if (a >= 0)
+		H5Aclose(a);
+	H5Sclose(s);
+	return rc < 0 ? -1 : 0;
+}
+
+/* text_dataset - scalar variable-length string dataset name = text. */
+static int text_dataset(hid_t loc, const char *name, const char *text)
+{
+	hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR), d = NONE;
+	herr_t rc = -1;
+
+	if (t < 0 || s < 0 || H5Tset_size(t, H5T_VARIABLE) < 0)
+		goto out;
+	d = H5Dcreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (d >= 0)
+		rc = H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text);
+out:
+	if (d >= 0)
+		H5Dclose(d);
+	if (s >= 0)
+		H5Sclose(s);
+	if (t >= 0)
+		H5Tclose(t);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Group at path, intermediate groups created. */
+static hid_t make_group(hid_t file, const char *path)
+{
+	hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), g;
+
+	if (lcpl < 0)
+		return NONE;
+	H5Pset_create_intermediate_group(lcpl, 1);
+	g = H5Gcreate2(file, path, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+	H5Pclose(lcpl);
+	return g;
+}
+
+/* Shape of one sample of kind (rank includes the frame dimension). */
+static int sample_shape(int kind, int n, hsize_t dims[3])
+{
+	dims[0] = 1;
+	switch (kind) {
+	case K_VEC:
+	case K_IVEC:
+		dims[1] = (hsize_t)n;
+		dims[2] = 3;
+		return 3;
+	case K_MAT:
+		dims[1] = dims[2] = 3;
+		return 3;
+	default:
+		return 1;
+	}
+}
+
+/* Access properties of value datasets: no chunk cache for per-particle
+ * data, so a frame is written when appended, not at the next flush. */
+static hid_t value_access(int kind)
+{
+	hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+
+	if (dapl >= 0 && (kind == K_VEC || kind == K_IVEC))
+		H5Pset_chunk_cache(dapl, H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0, 1.0);
+	return dapl;
+}
+
+/* td_dataset - an empty, extendible dataset `name` in grp for kind (step
+ * and time use K_SCALAR with their own types). */
+static hid_t td_dataset(hid_t grp, const char *name, int kind, hid_t type,
+			int n, int compress)
+{
+	hsize_t dims[3], maxd[3], chunk[3];
+	hid_t space = NONE, dcpl = NONE, dapl = NONE, d = NONE;
+	double nan_fill = NAN;
+	long long step_fill = -1;
+	int image_fill = INT_MIN, rank = sample_shape(kind, n, chunk), i;
+
+	for (i = 0; i < rank; i++)
+		dims[i] = maxd[i] = chunk[i];
+	dims[0] = 0;
+	maxd[0] = H5S_UNLIMITED;
+	if (kind == K_VEC || kind == K_IVEC) {
+		if (chunk[1] > (1u << 20))	/* keep chunks below 24 MiB */
+			chunk[1] = 1u << 20;
+	} else {
+		chunk[0] = kind == K_MAT ? 128 : 1024;
+	}
+	space = H5Screate_simple(rank, dims, maxd);
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	dapl = value_access(kind);
+	if (space < 0 || dcpl < 0 || dapl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0)
+		goto out;
+	if (H5Tequal(type, H5T_STD_I64LE) > 0)
+		H5Pset_fill_value(dcpl, H5T_NATIVE_LLONG, &step_fill);
+	else if (H5Tequal(type, H5T_STD_I32LE) > 0)
+		H5Pset_fill_value(dcpl, H5T_NATIVE_INT, &image_fill);
+	else
+		H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan_fill);
+	if (compress && (kind == K_VEC || kind == K_IVEC) &&
+	    H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+		H5Pset_shuffle(dcpl);
+		H5Pset_deflate(dcpl, 4);
+	}
+	d = H5Dcreate2(grp, name, type, space, H5P_DEFAULT, dcpl, dapl);
+out:
+	if (dapl >= 0)
+		H5Pclose(dapl);
+	if (dcpl >= 0)
+		H5Pclose(dcpl);
+	if (space >= 0)
+		H5Sclose(space);
+	return d;
+}
+
+/* The h5md metadata group: version, author, creator, units module. */
+static int write_meta(h5md_file *h, const h5md_info *info)
+{
+	static const int version[2] = { 1, 1 }, units_version[2] = { 1, 0 };
+	char author[128] = "unknown";
+	struct passwd *pw = getpwuid(getuid());
+	hid_t g = NONE, sub = NONE;
+
+	if (pw && pw->pw_gecos && pw->pw_gecos[0] && pw->pw_gecos[0] != ',')
+		snprintf(author, sizeof(author), "%.*s",
+			 (int)strcspn(pw->pw_gecos, ","), pw->pw_gecos);
+	else if (pw && pw->pw_name)
+		snprintf(author, sizeof(author), "%s", pw->pw_name);
+	CK(h, g = make_group(h->file, "h5md"));
+	CK(h, attr_ints(g, "version", version, 2));
+	CK(h, sub = H5Gcreate2(g, "author", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, attr_str(sub, "name", author, 0));
+	close_id(&sub);
+	CK(h, sub = H5Gcreate2(g, "creator", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, attr_str(sub, "name", "mdsim", 0));
+	CK(h, attr_str(sub, "version", info->creator_version, 0));
+	close_id(&sub);
+	CK(h, sub = make_group(g, "modules/units"));
+	CK(h, attr_ints(sub, "version", units_version, 2));
+	CK(h, attr_str(sub, "system", "LJ", 1));
+	close_id(&sub);
+	close_id(&g);
+	return 0;
+fail:
+	close_id(&sub);
+	close_id(&g);
+	return -1;
+}
+
+/* box attributes, species and mass of particles/trajectory. */
+static int write_particles(h5md_file *h, const h5md_info *info)
+{
+	hsize_t n = (hsize_t)info->n, three = 3;
+	hid_t g = NONE, s = NONE, d = NONE, t = NONE, a = NONE;
+	const char periodic[3][9] = { "periodic", "periodic", "periodic" };
+	const int dim = 3;
+	double *mass = NULL;
+	hsize_t i;
+
+	CK(h, g = make_group(h->file, TRAJ "/box"));
+	CK(h, attr_ints(g, "dimension", &dim, 0));
+	CK(h, t = H5Tcopy(H5T_C_S1));
+	CK(h, H5Tset_size(t, sizeof(periodic[0])));
+	CK(h, s = H5Screate_simple(1, &three, NULL));
+	CK(h, a = H5Acreate2(g, "boundary", t, s, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, H5Awrite(a, t, periodic));
+	H5Aclose(a);
+	a = NONE;
+	H5Sclose(s);
+	H5Tclose(t);
+	t = NONE;
+	close_id(&g);
+
+	CK(h, s = H5Screate_simple(1, &n, NULL));
+	CK(h, d = H5Dcreate2(h->file, TRAJ "/species", H5T_STD_I32LE, s,
+			     H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+		       info->species));
+	close_id(&d);
+	mass = malloc(sizeof(double) * (n ? n : 1));
+	if (!mass) {
+		snprintf(h->why, sizeof(h->why), "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < n; i++)
+		mass[i] = info->mass;
+	CK(h, d = H5Dcreate2(h->file, TRAJ "/mass", H5T_IEEE_F64LE, s,
+			     H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass));
+	CK(h, attr_str(d, "unit", "m0", 1));
+	close_id(&d);
+	H5Sclose(s);
+	free(mass);
+	return 0;
+fail:
+	free(mass);
+	if (a >= 0)
+		H5Aclose(a);
+	if (t >= 0)
+		H5Tclose(t);
+	if (s >= 0)
+		H5Sclose(s);
+	close_id(&d);
+	close_id(&g);
+	return -1;
+}
+
+/* The time-dependent elements of info->fields, with their units. */
+static int write_elements(h5md_file *h, const h5md_info *info)
+{
+	hid_t g = NONE;
+	int e;
+
+	for (e = 0; e < NELEM; e++) {
+		const td_elem *el = &elems[e];
+		hid_t type = el->kind == K_IVEC ? H5T_STD_I32LE : H5T_IEEE_F64LE;
+
+		if (el->field && !(info->fields & el->field))
+			continue;
+		CK(h, g = make_group(h->file, el->path));
+		CK(h, h->val[e] = td_dataset(g, "value", el->kind, type, info->n,
+					     info->compression));
+		if (el->unit)
+			CK(h, attr_str(h->val[e], el->mda ? "reduced_unit" : "unit",
+				       el->unit, 1));
+		if (e == E_POS) {
+			CK(h, h->step = td_dataset(g, "step", K_SCALAR,
+						   H5T_STD_I64LE, 0, 0));
+			CK(h, h->time = td_dataset(g, "time", K_SCALAR,
+						   H5T_IEEE_F64LE, 0, 0));
+			CK(h, attr_str(h->time, "reduced_unit", "tau", 1));
+		} else {
+			CK(h, H5Lcreate_hard(h->file, TRAJ "/position/step", g,
+					     "step", H5P_DEFAULT, H5P_DEFAULT));
+			CK(h, H5Lcreate_hard(h->file, TRAJ "/position/time", g,
+					     "time", H5P_DEFAULT, H5P_DEFAULT));
+		}
+		close_id(&g);
+	}
+	return 0;
+fail:
+	close_id(&g);
+	return -1;
+}
+
+static int write_parameters(h5md_file *h, const h5md_info *info)
+{
+	hid_t g = NONE;
+
+	CK(h, g = make_group(h->file, "parameters"));
+	CK(h, attr_str(g, "program", "mdsim", 1));
+	CK(h, attr_str(g, "program_version", info->creator_version, 1));
+	CK(h, text_dataset(g, "config", info->config_text ? info->config_text : ""));
+	close_id(&g);
+	return 0;
+fail:
+	close_id(&g);
+	return -1;
+}
+
+h5md_file *h5md_create(const char *path, const h5md_info *info, char *err,
+		       size_t errlen)
+{
+	h5md_file *h = handle_new();
+	hid_t fapl = file_access(), fcpl = H5Pcreate(H5P_FILE_CREATE);
+
+	/* wider chunk-index B-tree nodes (256 entries, about 12 KiB, instead
+	 * of 64): a node splits every 128 frames instead of every 32; a split
+	 * moves older entries, and a kill inside that flush can cost them
+	 * (docs/h5md.md) */
+	if (fcpl >= 0)
+		H5Pset_istore_k(fcpl, 128);
+	if (!h || fapl < 0 || fcpl < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	h->n = info->n;
+	h->fields = info->fields | MD_F_X;
+	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+	if (h->file < 0) {
+		note(h);
+		snprintf(err, errlen, "cannot create %s: %s", path, h->why);
+		goto fail;
+	}
+	if (write_meta(h, info) || write_particles(h, info) ||
+	    write_elements(h, info) || write_parameters(h, info) ||
+	    H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0) {
+		note(h);
+		snprintf(err, errlen, "cannot write the H5MD layout to %s: %s",
+			 path, h->why);
+		goto fail;
+	}
+	cork(h, 1);
+	H5Pclose(fcpl);
+	H5Pclose(fapl);
+	return h;
+fail:
+	if (fcpl >= 0)
+		H5Pclose(fcpl);
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	if (h && h->file >= 0) {
+		handle_free(h, NULL);
+		unlink(path);	/* a half-made layout is of no use */
+	} else {
+		handle_free(h, NULL);
+	}
+	return NULL;
+}
+
+/* write_row - extend d to k + 1 frames and write sample k from buf. */
+static int write_row(h5md_file *h, hid_t d, int kind, hsize_t k,
+		     hid_t memtype, const void *buf)
+{
+	hsize_t count[3], start[3] = { k, 0, 0 }, dims[3];
+	int rank = sample_shape(kind, h->n, count), i;
+	hid_t fs = NONE, ms = NONE;
+	herr_t rc = -1;
+
+	for (i = 0; i < rank; i++)
+		dims[i] = count[i];
+	dims[0] = k + 1;
+	if (H5Dset_extent(d, dims) < 0)
+		goto out;
+	fs = H5Dget_space(d);
+	ms = H5Screate_simple(rank, count, NULL);
+	if (fs < 0 || ms < 0 ||
+	    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
+		goto out;
+	rc = H5Dwrite(d, memtype, ms, fs, H5P_DEFAULT, buf);
+out:
+	if (rc < 0)
+		note(h);
+	if (ms >= 0)
+		H5Sclose(ms);
+	if (fs >= 0)
+		H5Sclose(fs);
+	return rc < 0 ? -1 : 0;
+}
+
+/* set_frames - every time-dependent dataset to k frames (cut or grow). */
+static int set_frames(h5md_file *h, hsize_t k)
+{
+	int e, rc = 0;
+
+	for (e = -2; e < NELEM; e++) {
+		hid_t d = e == -2 ? h->step : e == -1 ? h->time : h->val[e];
+		hsize_t dims[3];
+		int rank;
+
+		if (d < 0)
+			continue;
+		rank = sample_shape(e < 0 ? K_SCALAR : elems[e].kind, h->n, dims);
+		dims[0] = k;
+		if (rank && H5Dset_extent(d, dims) < 0) {
+			note(h);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
+{
+	double edges[9] = { 0 };
+	const void *src[NELEM];
+	hsize_t k = (hsize_t)h->frames;
+	int e;
+
+	edges[0] = fr->box[0];
+	edges[4] = fr->box[1];
+	edges[8] = fr->box[2];
+	src[E_POS] = fr->x;
+	src[E_VEL] = fr->v;
+	src[E_FORCE] = fr->f;
+	src[E_IMAGE] = fr->image;
+	src[E_EDGES] = edges;
+	for (e = 0; e < H5MD_NOBS; e++)
+		src[E_OBS + e] = &fr->obs[e];
+	h->why[0] = '\0';
+	for (e = 0; e < NELEM; e++)
+		if (h->val[e] >= 0 && !src[e]) {	/* caller's error: file untouched */
+			snprintf(err, errlen, "frame of step %ld has no data for %s",
+				 fr->step, elems[e].path);
+			return -1;
+		}
+	if (h->broken) {
+		snprintf(h->why, sizeof(h->why), "an earlier write failed");
+		goto fail;
+	}
+	for (e = 0; e < NELEM; e++) {
+		if (h->val[e] < 0)
+			continue;
+		if (write_row(h, h->val[e], elems[e].kind, k,
+			      elems[e].kind == K_IVEC ? H5T_NATIVE_INT :
+			      H5T_NATIVE_DOUBLE, src[e]))
+			goto fail;
+	}
+	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &fr->time) ||
+	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
+		goto fail;
+	h->frames++;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot write frame %ld (step %ld): %s",
+		 h->frames, fr->step, h->why);
+	/* Nothing of this frame's metadata reached the file (corked); leave
+	 * the file as the last flush wrote it rather than flush after a write
+	 * error (a flush could now claim space that was never written). */
+	set_frames(h, k);
+	h->broken = 1;
+	return -1;
+}
+
+/*
+ * flush_ordered - dataset by dataset, position last, then H5Fflush (the
+ * superblock with the end of allocation goes last of all). A write error
+ * stops before the superblock claims space that was never written (a
+ * file-size limit would leave a file that readers refuse as truncated);
+ * readers that count frames by position (MDAnalysis) see a frame only
+ * after every other element has it.
+ */
+static int flush_ordered(h5md_file *h)
+{
+	int e;
+
+	if (h->broken)
+		return -1;
+	for (e = -2; e < NELEM; e++) {
+		hid_t d = e == -2 ? h->step : e == -1 ? h->time : h->val[e];
+
+		if (d >= 0 && e != E_POS && H5Dflush(d) < 0)
+			goto fail;
+	}
+	if (H5Dflush(h->val[E_POS]) < 0 || H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0)
+		goto fail;
+	return 0;
+fail:
+	note(h);
+	h->broken = 1;
+	return -1;
+}
+
+int h5md_flush(h5md_file *h, char *err, size_t errlen)
+{
+	h->why[0] = '\0';
+	if (flush_ordered(h)) {
+		snprintf(err, errlen, "cannot flush the trajectory: %s",
+			 h->why[0] ? h->why : "an earlier write failed");
+		return -1;
+	}
+	return 0;
+}
+
+long h5md_frames(const h5md_file *h)
+{
+	return h->frames;
+}
+
+int h5md_close(h5md_file *h, char *err, size_t errlen)
+{
+	char why[256];
+	int rc;
+
+	if (!h)
+		return 0;
+	if (h->broken) {
+		handle_free(h, NULL);
+		snprintf(err, errlen, "left as its last successful flush wrote it");
+		return -1;
+	}
+	h->why[0] = '\0';
+	rc = flush_ordered(h);
+	if (rc) {	/* leave the file alone, as after any write error */
+		snprintf(err, errlen, "cannot flush the trajectory at close: %s", h->why);
+		handle_free(h, NULL);
+		return -1;
+	}
+	if (handle_free(h, why)) {
+		snprintf(err, errlen, "cannot close the trajectory: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading existing files: restart and append.                         */
+
+/* read_row - sample k of d into buf. */
+static int read_row(h5md_file *h, hid_t d, int kind, hsize_t k,
+		    hid_t memtype, void *buf)
+{
+	hsize_t count[3], start[3] = { k, 0, 0 };
+	int rank = sample_shape(kind, h->n, count);
+	hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank, count, NULL);
+	herr_t rc = -1;
+
+	if (fs >= 0 && ms >= 0 &&
+	    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
+		rc = H5Dread(d, memtype, ms, fs, H5P_DEFAULT, buf);
+	if (rc < 0)
+		note(h);
+	if (ms >= 0)
+		H5Sclose(ms);
+	if (fs >= 0)
+		H5Sclose(fs);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Frames of d (first dimension), -1 on error. */
+static long frames_of(hid_t d)
+{
+	hsize_t dims[3] = { 0, 0, 0 };
+	hid_t s = H5Dget_space(d);
+	int rank = s >= 0 ? H5Sget_simple_extent_dims(s, dims, NULL) : -1;
+
+	if (s >= 0)
+		H5Sclose(s);
+	return rank >= 1 && rank <= 3 ? (long)dims[0] : -1;
+}
+
+/*
+ * open_existing - open path (rdwr or read-only) and every element in it;
+ * sets n, fields and frames (the fewest rows of any time-dependent
+ * dataset). Returns 0, or MD_EXIT_INPUT / MD_EXIT_IO with err set.
+ */
+static int open_existing(h5md_file *h, const char *path, int rdwr, char *err,
+			 size_t errlen)
+{
+	hid_t fapl = file_access();
+	hsize_t dims[3] = { 0, 0, 0 };
+	hid_t s;
+	long f;
+	int e;
+
+	if (H5Fis_hdf5(path) <= 0) {
+		H5Pclose(fapl);
+		if (access(path, R_OK))
+			snprintf(err, errlen, "cannot open %s: no such readable file", path);
+		else
+			snprintf(err, errlen, "%s is not an HDF5 file", path);
+		return MD_EXIT_INPUT;
+	}
+	h->file = H5Fopen(path, rdwr ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+	H5Pclose(fapl);
+	if (h->file < 0) {
+		note(h);
+		snprintf(err, errlen, "cannot open %s%s: %s", path,
+			 rdwr ? " for appending" : "", h->why);
+		return MD_EXIT_IO;
+	}
+	/* A writer killed inside H5Fflush can leave data past the end of
+	 * allocation stored in the superblock (readers then refuse it as "addr
+	 * overflow"): take what the file holds as allocated (in memory only
+	 * for a read-only open; the superblock is rewritten when appending). */
+	if (H5Fincrement_filesize(h->file, 0) < 0) {
+		note(h);
+		snprintf(err, errlen, "cannot open %s: %s", path, h->why);
+		return MD_EXIT_IO;
+	}
+	if (H5Lexists(h->file, "h5md", H5P_DEFAULT) <= 0 ||
+	    H5Lexists(h->file, "particles", H5P_DEFAULT) <= 0 ||
+	    H5Lexists(h->file, TRAJ, H5P_DEFAULT) <= 0 ||
+	    H5Lexists(h->file, TRAJ "/position", H5P_DEFAULT) <= 0) {
+		snprintf(err, errlen, "%s is not an H5MD trajectory of mdsim (no /h5md or /%s/position)",
+			 path, TRAJ);
+		return MD_EXIT_INPUT;
+	}
+	for (e = 0; e < NELEM; e++) {
+		char name[128];
+		hid_t dapl;
+		htri_t ok;
+
+		snprintf(name, sizeof(name), "%s/value", elems[e].path);
+		ok = H5Lexists(h->file, elems[e].path, H5P_DEFAULT) > 0 ?
+			H5Lexists(h->file, name, H5P_DEFAULT) : 0;
+		if (ok <= 0)
+			continue;
+		dapl = value_access(elems[e].kind);
+		h->val[e] = H5Dopen2(h->file, name, dapl);
+		H5Pclose(dapl);
+		if (h->val[e] < 0)
+			goto bad;
+		h->fields |= elems[e].field;
+	}
+	h->step = H5Dopen2(h->file, TRAJ "/position/step", H5P_DEFAULT);
+	h->time = H5Dopen2(h->file, TRAJ "/position/time", H5P_DEFAULT);
+	if (h->val[E_POS] < 0 || h->val[E_EDGES] < 0 || h->step < 0 || h->time < 0)
+		goto bad;
+	s = H5Dget_space(h->val[E_POS]);
+	if (s < 0 || H5Sget_simple_extent_ndims(s) != 3)
+		goto bad;
+	H5Sget_simple_extent_dims(s, dims, NULL);
+	H5Sclose(s);
+	if (dims[2] != 3 || dims[1] < 1 || dims[1] > INT_MAX)
+		goto bad;
+	h->n = (int)dims[1];
+	h->frames = frames_of(h->step);
+	for (e = -1; e < NELEM; e++) {
+		hid_t d = e < 0 ? h->time : h->val[e];
+
+		if (d < 0)
+			continue;
+		f = frames_of(d);
+		if (f < 0)
+			goto bad;
+		if (f < h->frames)
+			h->frames = f;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "%s: unexpected layout of the H5MD elements (not written by mdsim?)",
+		 path);
+	return MD_EXIT_INPUT;
+}
+
+/* Is every value finite? (a frame cut short by a kill reads as NaN) */
+static int all_finite(const double *a, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(a[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * last_complete - index of the last complete frame: its step, positions
+ * and (when stored) velocities and images read back, the floats finite;
+ * -1 when there is none (h->why then says why the last frame failed).
+ * A kill inside H5Fflush can leave the frame being flushed as NaN fill
+ * values or pointing past the stored end of the file ("addr overflow"):
+ * such frames are skipped. *step_out gets the step. buf holds 3n doubles.
+ */
+static long last_complete(h5md_file *h, double *buf, long *step_out)
+{
+	long k;
+
+	for (k = h->frames - 1; k >= 0; k--) {
+		long long step;
+
+		if (read_row(h, h->step, K_SCALAR, (hsize_t)k, H5T_NATIVE_LLONG, &step) ||
+		    read_row(h, h->val[E_POS], K_VEC, (hsize_t)k, H5T_NATIVE_DOUBLE, buf))
+			continue;
+		if (step < 0 || !all_finite(buf, 3L * h->n))
+			continue;
+		if (h->val[E_VEL] >= 0 &&
+		    (read_row(h, h->val[E_VEL], K_VEC, (hsize_t)k, H5T_NATIVE_DOUBLE, buf) ||
+		     !all_finite(buf, 3L * h->n)))
+			continue;
+		if (h->val[E_IMAGE] >= 0 &&
+		    read_row(h, h->val[E_IMAGE], K_IVEC, (hsize_t)k, H5T_NATIVE_INT, buf))
+			continue;	/* 3n ints fit in 3n doubles */
+		*step_out = (long)step;
+		return k;
+	}
+	return -1;
+}
+
+/* Comma list of the fields in f, for messages. */
+static void fields_text(unsigned f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", f & MD_F_X ? "position" : "",
+		 f & MD_F_V ? ",velocity" : "", f & MD_F_IMAGE ? ",image" : "",
+		 f & MD_F_F ? ",force" : "");
+}
+
+int h5md_read_last(const char *path, unsigned need, md_state *st,
+		   double *time, char *err, size_t errlen)
+{
+	h5md_file *h = handle_new();
+	double edges[9];
+	long k, step = 0;
+	int rc, d;
+
+	memset(st, 0, sizeof(*st));
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return MD_EXIT_IO;
+	}
+	rc = open_existing(h, path, 0, err, errlen);
+	if (rc)
+		goto out;
+	if ((need & h->fields) != need) {
+		char have[64];
+
+		fields_text(h->fields, have, sizeof(have));
+		snprintf(err, errlen, "%s has %s but a restart needs position, velocity and image: write the trajectory with output.fields = position,velocity,image when a restart is meant",
+			 path, have);
+		rc = MD_EXIT_INPUT;
+		goto out;
+	}
+	rc = MD_EXIT_IO;
+	if (md_state_alloc(st, h->n)) {
+		snprintf(err, errlen, "out of memory for %d particles", h->n);
+		goto out;
+	}
+	k = last_complete(h, st->x, &step);
+	if (k < 0) {
+		snprintf(err, errlen, "%s has no complete frame to restart from%s%s",
+			 path, h->why[0] ? ": " : "", h->why);
+		rc = MD_EXIT_INPUT;
+		goto out;
+	}
+	if (read_row(h, h->val[E_POS], K_VEC, (hsize_t)k, H5T_NATIVE_DOUBLE, st->x) ||
+	    (h->val[E_VEL] >= 0 &&
+	     read_row(h, h->val[E_VEL], K_VEC, (hsize_t)k, H5T_NATIVE_DOUBLE, st->v)) ||
+	    (h->val[E_IMAGE] >= 0 &&
+	     read_row(h, h->val[E_IMAGE], K_IVEC, (hsize_t)k, H5T_NATIVE_INT, st->image)) ||
+	    read_row(h, h->val[E_EDGES], K_MAT, (hsize_t)k, H5T_NATIVE_DOUBLE, edges) ||
+	    read_row(h, h->time, K_SCALAR, (hsize_t)k, H5T_NATIVE_DOUBLE, time)) {
+		snprintf(err, errlen, "cannot read frame %ld of %s: %s", k, path, h->why);
+		goto out;
+	}
+	if (H5Lexists(h->file, TRAJ "/species", H5P_DEFAULT) > 0) {
+		hid_t ds = H5Dopen2(h->file, TRAJ "/species", H5P_DEFAULT);
+
+		if (ds < 0 || frames_of(ds) != h->n ||
+		    H5Dread(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+			    st->type) < 0) {
+			if (ds >= 0)
+				H5Dclose(ds);
+			snprintf(err, errlen, "cannot read %s/species of %s", TRAJ, path);
+			goto out;
+		}
+		H5Dclose(ds);
+	}
+	for (d = 0; d < 3; d++) {
+		st->box[d] = edges[4 * d];
+		if (!(st->box[d] > 0.0) || edges[(d + 1) % 3 + 3 * d] != 0.0 ||
+		    edges[(d + 2) % 3 + 3 * d] != 0.0) {
+			snprintf(err, errlen, "%s: frame %ld: box/edges is not a cuboid box with positive edges",
+				 path, k);
+			rc = MD_EXIT_INPUT;
+			goto out;
+		}
+	}
+	st->step = step;
+	rc = 0;
+out:
+	handle_free(h, NULL);
+	if (rc)
+		md_state_free(st);
+	return rc;
+}
+
+h5md_file *h5md_open_append(const char *path, const h5md_info *info,
+			    long after, long *last_step, int *bad_input,
+			    char *err, size_t errlen)
+{
+	h5md_file *h = handle_new();
+	double *buf = NULL;
+	char name[64], have[64], want[64];
+	long k, step = -1;
+	hid_t g = NONE;
+	int rc;
+
+	*bad_input = 0;
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	rc = open_existing(h, path, 1, err, errlen);
+	if (rc) {
+		*bad_input = rc == MD_EXIT_INPUT;
+		goto fail;
+	}
+	fields_text(h->fields, have, sizeof(have));
+	fields_text(info->fields | MD_F_X, want, sizeof(want));
+	if (h->n != info->n || h->fields != (info->fields | MD_F_X)) {
+		snprintf(err, errlen, "cannot append to %s: it holds %d particles with %s; this run writes %d with %s",
+			 path, h->n, have, info->n, want);
+		*bad_input = 1;
+		goto fail;
+	}
+	buf = malloc(sizeof(double) * 3 * (size_t)h->n);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	k = last_complete(h, buf, &step);
+	h->why[0] = '\0';
+	if (k >= 0 && step > after) {
+		snprintf(err, errlen, "cannot append to %s: it has frames up to step %ld, after the restart step %ld (steps must increase; restart from its last frame or write a new file)",
+			 path, step, after);
+		*bad_input = 1;
+		goto fail;
+	}
+	h->frames = k + 1;
+	snprintf(name, sizeof(name), "config_from_step_%ld", after);
+	if (set_frames(h, (hsize_t)h->frames) ||
+	    (g = H5Gopen2(h->file, "parameters", H5P_DEFAULT)) < 0 ||
+	    (H5Lexists(g, name, H5P_DEFAULT) > 0 && H5Ldelete(g, name, H5P_DEFAULT) < 0) ||
+	    text_dataset(g, name, info->config_text ? info->config_text : "") ||
+	    H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0) {
+		note(h);
+		snprintf(err, errlen, "cannot prepare %s for appending: %s", path, h->why);
+		goto fail;
+	}
+	close_id(&g);
+	free(buf);
+	cork(h, 1);
+	*last_step = k >= 0 ? step : -1;
+	return h;
+fail:
+	close_id(&g);
+	free(buf);
+	handle_free(h, NULL);
+	return NULL;
+}

@@ -224,7 +224,9 @@ static int grow_ghosts(cpu_ctx *c, int ng)
 	int d, cap = c->n + ng + ng / 8 + 64;
 	double *nx;
 
-	if (c->n + ng + 1 <= c->xcap)
+	/* the binned copy has >= 16 entries of slack: the list build reads
+	 * whole 8-wide blocks past the end of a range */
+	if (c->n + ng + 16 <= c->xcap && c->bx[0])
 		return 0;
 	nx = xalloc(sizeof(double) * 4 * (size_t)cap);
 	if (!nx)
@@ -367,67 +369,74 @@ static void pack_lut_init(void)
 #endif
 
 /*
- * The list of owned particle i: the binned particles in the ranges
- * [rs[r], re[r]) (the rows of its cell's stencil) within rl, other than i
- * itself. Entries are stored while they fit in the row (stride); the count
- * goes on, so that overflow can be detected. Returns the count.
- *
- * A row holds 2 CPU_CELL_DIV + 1 cells, about 12 particles here; every row
- * takes two 8-wide steps with masks (a third only for crowded rows), so
- * that the branches are the same for all rows and predicted.
+ * The lists of the owned particles ib..ib+ni-1 (ni <= 8, all in one cell):
+ * the binned particles in the ranges [rs[r], re[r]) (the rows of the
+ * cell's stencil) within rl, other than the particle itself. Each 8-wide
+ * block of candidates is loaded once and tested against every particle of
+ * the group. Entries are stored while they fit in the row (stride); the
+ * count goes on, so that overflow can be detected. Counts go to cnt[].
  */
-static inline int scan_rows(const cpu_ctx *c, int i, const int *rs,
-			    const int *re, int nrow, int *list)
+static inline void scan_rows(const cpu_ctx *c, int ib, int ni, const int *rs,
+			     const int *re, int nrow, int *cnt)
 {
 	const double *restrict bx = c->bx[0], *restrict by = c->bx[1];
 	const double *restrict bz = c->bx[2];
 	const int *restrict bidx = c->bidx;
-	const double xi = c->x[4 * i], yi = c->x[4 * i + 1], zi = c->x[4 * i + 2];
-	int cnt = 0;
+	const double *restrict xi = c->x + 4 * (size_t)ib;
+	int *restrict nl = c->nl + (size_t)ib * c->stride;
+	const int stride = c->stride;
+
+	for (int t = 0; t < ni; t++)
+		cnt[t] = 0;
 #if CPU_AVX512
-	const __m512d X = _mm512_set1_pd(xi), Y = _mm512_set1_pd(yi);
-	const __m512d Z = _mm512_set1_pd(zi), R = _mm512_set1_pd(c->rlist2);
-	const __m256i I = _mm256_set1_epi32(i);
-	const int lim = c->stride - 8;
+	const __m512d R = _mm512_set1_pd(c->rlist2);
+	const int lim = stride - 8;
 
 	for (int r = 0; r < nrow; r++) {
 		const int e = re[r];
 
-		for (int j = rs[r]; ; j += 8) {
-			int left = e - j;
-			__mmask8 m = (__mmask8)_bzhi_u32(0xff, (unsigned)(left < 0 ? 0 : left));
-			__m512d dx = _mm512_sub_pd(X, _mm512_maskz_loadu_pd(m, bx + j));
-			__m512d dy = _mm512_sub_pd(Y, _mm512_maskz_loadu_pd(m, by + j));
-			__m512d dz = _mm512_sub_pd(Z, _mm512_maskz_loadu_pd(m, bz + j));
-			__m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx),
-								 _mm512_mul_pd(dy, dy)),
-						   _mm512_mul_pd(dz, dz));
-			__m256i idx = _mm256_maskz_loadu_epi32(m, bidx + j);
-			__mmask8 k = _mm512_mask_cmp_pd_mask(m, r2, R, _CMP_LT_OQ);
+		for (int j = rs[r]; j < e; j += 8) {
+			/* plain loads (the arrays have slack): masked loads would
+			 * wait for the addresses of the earlier list stores */
+			const __mmask8 m = (__mmask8)_bzhi_u32(0xff, (unsigned)(e - j));
+			const __m512d px = _mm512_loadu_pd(bx + j);
+			const __m512d py = _mm512_loadu_pd(by + j);
+			const __m512d pz = _mm512_loadu_pd(bz + j);
+			const __m256i idx = _mm256_loadu_si256((const __m256i *)(bidx + j));
 
-			k &= _mm256_cmpneq_epi32_mask(idx, I);
-			if (cnt <= lim)
-				_mm256_storeu_si256((__m256i *)(list + cnt),
-					_mm256_permutevar8x32_epi32(idx,
-						_mm256_load_si256((const __m256i *)pack_lut[k])));
-			cnt += __builtin_popcount(k);
-			if (left <= 8 && j != rs[r])	/* at least two steps */
-				break;
+			for (int t = 0; t < ni; t++) {
+				__m512d dx = _mm512_sub_pd(_mm512_set1_pd(xi[4 * t]), px);
+				__m512d dy = _mm512_sub_pd(_mm512_set1_pd(xi[4 * t + 1]), py);
+				__m512d dz = _mm512_sub_pd(_mm512_set1_pd(xi[4 * t + 2]), pz);
+				__m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx),
+									 _mm512_mul_pd(dy, dy)),
+							   _mm512_mul_pd(dz, dz));
+				__mmask8 k = _mm512_mask_cmp_pd_mask(m, r2, R, _CMP_LT_OQ);
+
+				k &= _mm256_cmpneq_epi32_mask(idx, _mm256_set1_epi32(ib + t));
+				if (cnt[t] <= lim)
+					_mm256_storeu_si256((__m256i *)(nl + (size_t)t * stride + cnt[t]),
+						_mm256_permutevar8x32_epi32(idx,
+							_mm256_load_si256((const __m256i *)pack_lut[k])));
+				cnt[t] += __builtin_popcount(k);
+			}
 		}
 	}
 #else
 	for (int r = 0; r < nrow; r++)
-		for (int j = rs[r]; j < re[r]; j++) {
-			double dx = xi - bx[j], dy = yi - by[j], dz = zi - bz[j];
+		for (int j = rs[r]; j < re[r]; j++)
+			for (int t = 0; t < ni; t++) {
+				double dx = xi[4 * t] - bx[j], dy = xi[4 * t + 1] - by[j];
+				double dz = xi[4 * t + 2] - bz[j];
 
-			if (dx * dx + dy * dy + dz * dz < c->rlist2 && bidx[j] != i) {
-				if (cnt < c->stride)
-					list[cnt] = bidx[j];
-				cnt++;
+				if (dx * dx + dy * dy + dz * dz < c->rlist2 &&
+				    bidx[j] != ib + t) {
+					if (cnt[t] < stride)
+						nl[(size_t)t * stride + cnt[t]] = bidx[j];
+					cnt[t]++;
+				}
 			}
-		}
 #endif
-	return cnt;
 }
 
 /*
@@ -447,7 +456,7 @@ static int build_list(cpu_ctx *c)
 		int kx = cell % nx, ky = (cell / nx) % ny, kz = cell / (nx * ny);
 		int rs[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
 		int re[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
-		int nrow = 0;
+		int nrow = 0, cnt[8];
 
 		if (i0 == i1)
 			continue;
@@ -464,16 +473,20 @@ static int build_list(cpu_ctx *c)
 				nrow++;
 			}
 		}
-		for (int i = i0; i < i1; i++) {
-			int *list = c->nl + (size_t)i * c->stride;
-			int cnt = scan_rows(c, i, rs, re, nrow, list);
+		for (int ib = i0; ib < i1; ib += 8) {
+			int ni = i1 - ib < 8 ? i1 - ib : 8;
 
-			c->nn[i] = cnt;
-			if (cnt > maxseen)
-				maxseen = cnt;
-			if (cnt <= c->maxnb)	/* pad to a multiple of CPU_PAD */
-				for (int k = cnt; k % CPU_PAD; k++)
-					list[k] = sentinel;
+			scan_rows(c, ib, ni, rs, re, nrow, cnt);
+			for (int t = 0; t < ni; t++) {
+				int *list = c->nl + (size_t)(ib + t) * c->stride;
+
+				c->nn[ib + t] = cnt[t];
+				if (cnt[t] > maxseen)
+					maxseen = cnt[t];
+				if (cnt[t] <= c->maxnb)	/* pad to a multiple of CPU_PAD */
+					for (int k = cnt[t]; k % CPU_PAD; k++)
+						list[k] = sentinel;
+			}
 		}
 	}
 	return maxseen;
@@ -689,71 +702,96 @@ static int compute_forces(cpu_ctx *c)
 	return 0;
 }
 
-static int need_rebuild(cpu_ctx *c)
+/*
+ * One pass over the owned particles: with `kick2`, the second half kick of
+ * the previous step (v += dt/2m f); then the first half kick of this step
+ * and the drift; returns the largest squared displacement since the last
+ * build. Then, unless a rebuild comes (decided here, as need_rebuild
+ * would), the ghost positions, in the same parallel region. Each element
+ * sees the same operations in the same order as with separate loops.
+ */
+static int kick_drift(cpu_ctx *c, int kick2, int *rebuild_now)
 {
-	double lim = 0.25 * c->cfg.skin * c->cfg.skin, mx = 0.0;
-	const double *restrict x = c->x, *restrict x0 = c->x0;
+	const double dt = c->cfg.dt, hdtm = 0.5 * dt / c->mass;
+	const double lim = 0.25 * c->cfg.skin * c->cfg.skin;
+	const int n = c->n, ng = c->ng;
+	double *restrict x = c->x, *restrict v = c->v;
+	const double *restrict f = c->f, *restrict x0 = c->x0;
+	const double *restrict sh = c->gsh;
+	const int *restrict own = c->gown;
+	double mx = 0.0, t0 = md_now(), t1 = t0;
+	int every = c->cfg.every > 0 && c->since_build + 1 >= c->cfg.every;
+	int check = c->cfg.check, now = every;
 
-	if (c->cfg.every > 0 && c->since_build >= c->cfg.every)
-		return 1;
-	if (!c->cfg.check)
-		return 0;
-#pragma omp parallel for schedule(static) reduction(max:mx)
-	for (int i = 0; i < c->n; i++) {
-		double dx = x[4 * i] - x0[4 * i];
-		double dy = x[4 * i + 1] - x0[4 * i + 1];
-		double dz = x[4 * i + 2] - x0[4 * i + 2];
-		double r2 = dx * dx + dy * dy + dz * dz;
+#pragma omp parallel
+	{
+#pragma omp for schedule(static) reduction(max:mx)
+		for (int i = 0; i < n; i++) {
+			double d2 = 0.0;
 
-		mx = r2 > mx ? r2 : mx;
+			for (int d = 0; d < 4; d++) {	/* d = 3: all zero */
+				double vv = v[4 * i + d], xx;
+
+				if (kick2)
+					vv += hdtm * f[4 * i + d];
+				vv += hdtm * f[4 * i + d];
+				v[4 * i + d] = vv;
+				xx = x[4 * i + d] + dt * vv;
+				x[4 * i + d] = xx;
+				xx -= x0[4 * i + d];
+				d2 += xx * xx;
+			}
+			mx = d2 > mx ? d2 : mx;
+		}
+		/* the reduction is complete after the implied barrier */
+#pragma omp single
+		{
+			t1 = md_now();
+			if (check && !(mx <= lim))	/* NaN also rebuilds */
+				now = 1;
+		}
+		if (!now) {
+#pragma omp for schedule(static) nowait
+			for (int g = 0; g < ng; g++)
+				for (int d = 0; d < 4; d++)
+					x[4 * (n + g) + d] = x[4 * own[g] + d] + sh[4 * g + d];
+		}
 	}
-	return !(mx <= lim);	/* NaN also triggers a rebuild (and its check) */
+	c->step++;
+	c->since_build++;
+	c->t[MD_T_INTEGRATE] += t1 - t0;
+	c->t[MD_T_NEIGH] += md_now() - t1;
+	*rebuild_now = now;
+	return 0;
 }
 
 static int cpu_run(md_backend *b, long nsteps)
 {
 	cpu_ctx *c = b->ctx;
-	const double dt = c->cfg.dt, hdtm = 0.5 * dt / c->mass;
+	const double hdtm = 0.5 * c->cfg.dt / c->mass;
 	const int n4 = 4 * c->n;
 	long s;
-	int rc;
+	int rc, now;
 
 	for (s = 0; s < nsteps; s++) {
-		double t0 = md_now();
-		double *restrict x = c->x, *restrict v = c->v;
-		const double *restrict f = c->f;
-
-		/* the fourth components stay 0: v and f are 0 there */
-#pragma omp parallel for simd schedule(static)
-		for (int k = 0; k < n4; k++) {
-			v[k] += hdtm * f[k];
-			x[k] += dt * v[k];
-		}
-		c->step++;
-		c->since_build++;
-		c->t[MD_T_INTEGRATE] += md_now() - t0;
-		t0 = md_now();
-		if (need_rebuild(c)) {
-			c->t[MD_T_NEIGH] += md_now() - t0;
+		kick_drift(c, s > 0, &now);
+		if (now) {
 			rc = rebuild(c);
 			if (rc)
 				return rc;
-		} else {
-			update_ghosts(c);
-			c->t[MD_T_NEIGH] += md_now() - t0;
 		}
 		rc = compute_forces(c);
 		if (rc)
 			return rc;
-		t0 = md_now();
-		{
-			double *restrict v2 = c->v;
-			const double *restrict f2 = c->f;
+	}
+	if (nsteps > 0) {	/* the second half kick of the last step */
+		double t0 = md_now();
+		double *restrict v = c->v;
+		const double *restrict f = c->f;
 
 #pragma omp parallel for simd schedule(static)
-			for (int k = 0; k < n4; k++)
-				v2[k] += hdtm * f2[k];
-		}
+		for (int k = 0; k < n4; k++)
+			v[k] += hdtm * f[k];
 		c->t[MD_T_INTEGRATE] += md_now() - t0;
 	}
 	return 0;

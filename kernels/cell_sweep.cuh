@@ -6,7 +6,7 @@
  * no neighbour list). Requires cells of edge >= rc + skin built at the last
  * rebuild (particles have moved less than skin/2 since).
  *
- * Shared layout: per warp, three float arrays of 32 (SoA). Each lane writes
+ * Shared layout: per warp, three double arrays of 32 (SoA). Each lane writes
  * its own word (no conflicts); in the compute loop every lane reads the same
  * word (a broadcast), so the layout is conflict-free.
  */
@@ -15,12 +15,21 @@
 
 #include "gpu_common.cuh"
 
+/*
+ * lbuf (GPU_SWEEP_LIST only, may be NULL): this warp's 32 rows of
+ * stride + 1 ints in shared memory. The lists are collected there (the +1
+ * pad puts the lanes' rows on different banks) and then written out by the
+ * whole warp, row after row: the rows of a cell are contiguous in global
+ * memory (particles are in cell order), so the writes are coalesced instead
+ * of 32 scattered 4-byte stores per instruction.
+ */
 static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
-						      int mode, int eflag)
+						      int mode, int eflag,
+						      int *lbuf)
 {
-	__shared__ float sx[GPU_WARPS_PER_CELL_BLOCK][32];
-	__shared__ float sy[GPU_WARPS_PER_CELL_BLOCK][32];
-	__shared__ float sz[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ double sx[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ double sy[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ double sz[GPU_WARPS_PER_CELL_BLOCK][32];
 	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
 	int cc[3], lo[3], hi[3], d;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
@@ -33,11 +42,12 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 	for (int base = first; base < last; base += 32) {
 		const int i = base + lane;
 		const bool act = i < last;
-		const float4 pi = act ? s.pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+		const double4_32a xi = s.x[act ? i : first];
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int cnt = 0;
-		int *row = s.nl + (size_t)(act ? i : 0) * s.stride;
+		int *row = lbuf ? lbuf + lane * (s.stride + 1)
+				: s.nl + (size_t)(act ? i : 0) * s.stride;
 
 		for (int dz = lo[2]; dz <= hi[2]; dz++)
 		for (int dy = lo[1]; dy <= hi[1]; dy++)
@@ -53,7 +63,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 
 				__syncwarp();
 				if (lane < m) {
-					float4 p = s.pos[t + lane];
+					double4_32a p = s.x[t + lane];
 
 					sx[warp][lane] = p.x;
 					sy[warp][lane] = p.y;
@@ -64,16 +74,13 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 					continue;
 				for (int k = 0; k < m; k++) {
 					int j = t + k;
-					float4 pj;
 
 					if (j == i)
 						continue;
-					pj = make_float4(sx[warp][k], sy[warp][k],
-							 sz[warp][k], 0.f);
 					if (mode == GPU_SWEEP_LIST) {
-						float rx = gpu_min_image(pi.x - pj.x, s.box[0], s.ibox[0]);
-						float ry = gpu_min_image(pi.y - pj.y, s.box[1], s.ibox[1]);
-						float rz = gpu_min_image(pi.z - pj.z, s.box[2], s.ibox[2]);
+						double rx = gpu_min_image(xi.x - sx[warp][k], s.dbox[0], s.dibox[0]);
+						double ry = gpu_min_image(xi.y - sy[warp][k], s.dbox[1], s.dibox[1]);
+						double rz = gpu_min_image(xi.z - sz[warp][k], s.dbox[2], s.dibox[2]);
 
 						if (rx * rx + ry * ry + rz * rz < s.rlist2) {
 							if (cnt < s.stride)
@@ -81,7 +88,8 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 							cnt++;
 						}
 					} else {
-						gpu_pair_accum(s, pi, pj, f, e, w);
+						gpu_pair_accum(s, xi, sx[warp][k], sy[warp][k],
+							       sz[warp][k], f, e, w);
 					}
 				}
 			}
@@ -94,6 +102,20 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 					s.st->overflow = 1;
 					s.st->halt = 1;
 				}
+			}
+			if (lbuf) {	/* coalesced write-out, row by row */
+				int m = min(32, last - base);
+
+				__syncwarp();
+				for (int p = 0; p < m; p++) {
+					int np = min(__shfl_sync(0xffffffffu, cnt, p), s.stride);
+					const int *src = lbuf + p * (s.stride + 1);
+					int *dst = s.nl + (size_t)(base + p) * s.stride;
+
+					for (int k = lane; k < np; k += 32)
+						dst[k] = src[k];
+				}
+				__syncwarp();
 			}
 		} else {
 			if (act)

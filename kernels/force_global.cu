@@ -14,12 +14,15 @@ __global__ void k_force_global(gpu_sys s, int eflag)
 	if (gpu_halted(s))
 		return;
 	if (i < s.n) {
-		const float4 pi = s.pos[i];
+		const double4_32a xi = s.x[i];
 		const int *row = s.nl + (size_t)i * s.stride;
 		int k, nn = s.nn[i];
 
-		for (k = 0; k < nn; k++)
-			gpu_pair_accum(s, pi, s.pos[row[k]], f, e, w);
+		for (k = 0; k < nn; k++) {
+			double4_32a xj = s.x[row[k]];
+
+			gpu_pair_accum(s, xi, xj.x, xj.y, xj.z, f, e, w);
+		}
 		s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
 	}
 	if (eflag)

@@ -9,10 +9,10 @@
 
 __global__ void k_force_tiled(gpu_sys s, int eflag)
 {
-	extern __shared__ float4 tile[];
+	extern __shared__ double4_32a tile[];
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	const bool act = i < s.n;
-	const float4 pi = act ? s.pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+	const double4_32a xi = s.x[act ? i : 0];
 	float3 f = make_float3(0.f, 0.f, 0.f);
 	float e = 0.f, w = 0.f;
 
@@ -23,12 +23,13 @@ __global__ void k_force_tiled(gpu_sys s, int eflag)
 
 		__syncthreads();
 		if ((int)threadIdx.x < m)
-			tile[threadIdx.x] = s.pos[base + threadIdx.x];
+			tile[threadIdx.x] = s.x[base + threadIdx.x];
 		__syncthreads();
 		if (act)
 			for (int k = 0; k < m; k++)
 				if (base + k != i)
-					gpu_pair_accum(s, pi, tile[k], f, e, w);
+					gpu_pair_accum(s, xi, tile[k].x, tile[k].y,
+						       tile[k].z, f, e, w);
 	}
 	if (act)
 		s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
@@ -40,6 +41,6 @@ void gpu_force_tiled(const gpu_sys *s, const gpu_launch *l, int eflag,
 		     cudaStream_t st)
 {
 	k_force_tiled<<<(s->n + l->block - 1) / l->block, l->block,
-			l->block * sizeof(float4), st>>>(*s, eflag);
+			l->block * sizeof(double4_32a), st>>>(*s, eflag);
 	GPU_CHECK_LAUNCH();
 }

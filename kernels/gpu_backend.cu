@@ -25,8 +25,9 @@ typedef struct gpu_ctx {
 	int strategy;
 	double mass;
 	cudaStream_t stream;
-	cudaGraphExec_t g_multi, g_one, g_energy;
-	int graphs_ok;
+	cudaStream_t stream_body;	/* captures the conditional rebuild body */
+	cudaGraphExec_t g_multi, g_one, g_last;
+	int graphs_ok, use_cond;
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
 	long long step0;	/* host step at init */
@@ -99,11 +100,69 @@ static void enqueue_force(gpu_ctx *c, int eflag)
 					   c->stream);
 }
 
-static void enqueue_step(gpu_ctx *c, int eflag)
+/*
+ * The rebuild sequence. In a graph with conditional nodes it is an IF node
+ * whose body runs only when the GPU decided on a rebuild (k_decide), so a
+ * step without rebuild costs no launches for it; elsewhere the guarded
+ * kernels are enqueued and return at once when no rebuild is due.
+ */
+static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 {
-	gpu_enqueue_integrate1(&c->s, c->stream);
-	gpu_enqueue_rebuild(&c->s, c->stream);
-	enqueue_force(c, eflag);
+	cudaStreamCaptureStatus cs;
+	cudaGraph_t graph, body_out;
+	const cudaGraphNode_t *deps;
+	const cudaGraphEdgeData *edges;
+	size_t nd;
+	cudaGraphConditionalHandle h;
+	/* the params union has no default constructor in C++: zeroed bytes */
+	union { cudaGraphNodeParams p; unsigned char raw[sizeof(cudaGraphNodeParams)]; } *u;
+	unsigned char buf[sizeof(cudaGraphNodeParams)] __attribute__((aligned(16)));
+	cudaGraphNode_t node;
+
+	if (!in_capture || !c->use_cond) {
+		gpu_enqueue_rebuild(&c->s, c->stream);
+		return;
+	}
+	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, &deps,
+					   &edges, &nd));
+	GPU_CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0,
+						   cudaGraphCondAssignDefault));
+	gpu_enqueue_decide(&c->s, h, c->stream);
+	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, &deps,
+					   &edges, &nd));
+	memset(buf, 0, sizeof(buf));
+	u = (decltype(u))buf;
+	u->p.type = cudaGraphNodeTypeConditional;
+	u->p.conditional.handle = h;
+	u->p.conditional.type = cudaGraphCondTypeIf;
+	u->p.conditional.size = 1;
+	GPU_CHECK(cudaGraphAddNode(&node, graph, deps, edges, nd, &u->p));
+	GPU_CHECK(cudaStreamBeginCaptureToGraph(c->stream_body,
+						u->p.conditional.phGraph_out[0],
+						NULL, NULL, 0,
+						cudaStreamCaptureModeThreadLocal));
+	gpu_enqueue_rebuild(&c->s, c->stream_body);
+	GPU_CHECK(cudaStreamEndCapture(c->stream_body, &body_out));
+	GPU_CHECK(cudaStreamUpdateCaptureDependencies(c->stream, &node, NULL, 1,
+						      cudaStreamSetCaptureDependencies));
+}
+
+/*
+ * A chunk of n steps is: integrate1, then n - 1 "middle" steps
+ * [rebuild?, force, kick-drift], then the last step [rebuild?, force with
+ * energy, integrate2]: velocities are at full steps only at chunk ends.
+ */
+static void enqueue_middle(gpu_ctx *c, int in_capture)
+{
+	enqueue_rebuild(c, in_capture);
+	enqueue_force(c, 0);
+	gpu_enqueue_kick_drift(&c->s, c->stream);
+}
+
+static void enqueue_last(gpu_ctx *c, int in_capture)
+{
+	enqueue_rebuild(c, in_capture);
+	enqueue_force(c, 1);
 	gpu_enqueue_integrate2(&c->s, c->stream);
 }
 
@@ -113,19 +172,21 @@ static void destroy_graphs(gpu_ctx *c)
 		return;
 	cudaGraphExecDestroy(c->g_multi);
 	cudaGraphExecDestroy(c->g_one);
-	cudaGraphExecDestroy(c->g_energy);
+	cudaGraphExecDestroy(c->g_last);
 	c->graphs_ok = 0;
 }
 
-static cudaGraphExec_t capture(gpu_ctx *c, int nsteps, int eflag_last)
+static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last)
 {
 	cudaGraph_t g;
 	cudaGraphExec_t ex;
 	int k;
 
 	GPU_CHECK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal));
-	for (k = 0; k < nsteps; k++)
-		enqueue_step(c, eflag_last && k == nsteps - 1);
+	for (k = 0; k < nmiddle; k++)
+		enqueue_middle(c, 1);
+	if (last)
+		enqueue_last(c, 1);
 	GPU_CHECK(cudaStreamEndCapture(c->stream, &g));
 	GPU_CHECK(cudaGraphInstantiate(&ex, g, 0));
 	GPU_CHECK(cudaGraphDestroy(g));
@@ -139,7 +200,7 @@ static void ensure_graphs(gpu_ctx *c)
 		return;
 	c->g_multi = capture(c, GRAPH_STEPS, 0);
 	c->g_one = capture(c, 1, 0);
-	c->g_energy = capture(c, 1, 1);
+	c->g_last = capture(c, 0, 1);
 	c->graphs_ok = 1;
 }
 
@@ -156,6 +217,7 @@ static int grow_list(gpu_ctx *c, int need)
 		return MD_EXIT_SIM;
 	}
 	c->s.stride = stride;
+	gpu_build_setup(&c->s);
 	destroy_graphs(c);
 	return 0;
 }
@@ -193,10 +255,8 @@ static int recover(gpu_ctx *c, int finish_step)
 		h->max_nn = 0;
 		h->rebuild = 1;
 		write_status(c);
-		if (finish_step) {	/* integrate1 of this step already ran */
-			gpu_enqueue_rebuild(&c->s, c->stream);
-			enqueue_force(c, 1);
-			gpu_enqueue_integrate2(&c->s, c->stream);
+		if (finish_step) {	/* this step's drift already ran */
+			enqueue_last(c, 0);
 		} else {
 			gpu_enqueue_rebuild(&c->s, c->stream);
 			enqueue_force(c, 1);
@@ -208,38 +268,36 @@ static int recover(gpu_ctx *c, int finish_step)
 	return 0;
 }
 
-/* Sampled phase times (ms) for the summary: steps run ungraphed. */
-static void profiled_steps(gpu_ctx *c, long nsteps, int eflag_last)
+/*
+ * Middle steps run ungraphed with events between the phases, adding the
+ * milliseconds to t_prof (neighbour, force, integrate): the summary's
+ * breakdown and the benchmark's ms/step come from these samples.
+ */
+static void profiled_middle(gpu_ctx *c, long nsteps)
 {
-	cudaEvent_t ev[5];
+	cudaEvent_t ev[4];
 	int k;
 
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 4; k++)
 		GPU_CHECK(cudaEventCreate(&ev[k]));
 	for (long s = 0; s < nsteps; s++) {
 		float ms;
 
 		GPU_CHECK(cudaEventRecord(ev[0], c->stream));
-		gpu_enqueue_integrate1(&c->s, c->stream);
-		GPU_CHECK(cudaEventRecord(ev[1], c->stream));
 		gpu_enqueue_rebuild(&c->s, c->stream);
+		GPU_CHECK(cudaEventRecord(ev[1], c->stream));
+		enqueue_force(c, 0);
 		GPU_CHECK(cudaEventRecord(ev[2], c->stream));
-		enqueue_force(c, eflag_last && s == nsteps - 1);
+		gpu_enqueue_kick_drift(&c->s, c->stream);
 		GPU_CHECK(cudaEventRecord(ev[3], c->stream));
-		gpu_enqueue_integrate2(&c->s, c->stream);
-		GPU_CHECK(cudaEventRecord(ev[4], c->stream));
-		GPU_CHECK(cudaEventSynchronize(ev[4]));
-		cudaEventElapsedTime(&ms, ev[0], ev[1]);
-		c->t_prof[2] += ms;
-		cudaEventElapsedTime(&ms, ev[1], ev[2]);
-		c->t_prof[0] += ms;
-		cudaEventElapsedTime(&ms, ev[2], ev[3]);
-		c->t_prof[1] += ms;
-		cudaEventElapsedTime(&ms, ev[3], ev[4]);
-		c->t_prof[2] += ms;
+		GPU_CHECK(cudaEventSynchronize(ev[3]));
+		for (k = 0; k < 3; k++) {
+			cudaEventElapsedTime(&ms, ev[k], ev[k + 1]);
+			c->t_prof[k] += ms;
+		}
 	}
 	c->prof_steps += nsteps;
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 4; k++)
 		cudaEventDestroy(ev[k]);
 }
 
@@ -252,10 +310,11 @@ static int gpu_run(md_backend *b, long nsteps)
 		long long left = target - c->h_status->step;
 		int rc;
 
+		gpu_enqueue_integrate1(&c->s, c->stream);
 		if (c->prof_steps < 32 && left > 1) {	/* sample phases once */
 			long k = left - 1 < 32 ? left - 1 : 32;
 
-			profiled_steps(c, k, 0);
+			profiled_middle(c, k);
 			left -= k;
 		}
 		ensure_graphs(c);
@@ -267,7 +326,7 @@ static int gpu_run(md_backend *b, long nsteps)
 			GPU_CHECK(cudaGraphLaunch(c->g_one, c->stream));
 			left--;
 		}
-		GPU_CHECK(cudaGraphLaunch(c->g_energy, c->stream));
+		GPU_CHECK(cudaGraphLaunch(c->g_last, c->stream));
 		read_status(c);
 		if (c->h_status->halt) {
 			rc = recover(c, 1);
@@ -406,7 +465,7 @@ static void gpu_destroy(md_backend *b)
 	s = &c->s;
 	destroy_graphs(c);
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
-	cudaFree(s->vt); cudaFree(s->pos); cudaFree(s->f); cudaFree(s->img);
+	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
@@ -417,6 +476,8 @@ static void gpu_destroy(md_backend *b)
 		cudaFreeHost(c->h_acc);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
+	if (c->stream_body)
+		cudaStreamDestroy(c->stream_body);
 	free(c);
 	b->ctx = NULL;
 }
@@ -454,11 +515,13 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		c->peak_bw = 2.0 * clk * 1e3 * (bus / 8.0);
 	}
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_body, cudaStreamNonBlocking));
+	c->use_cond = getenv("MDSIM_NO_COND_GRAPH") == NULL;
 
 	s->n = n;
 	md_lj_coeff_init_d(&ljd, cfg->epsilon, cfg->sigma, cfg->cutoff, cfg->shift);
 	md_lj_coeff_to_f(&s->lj, &ljd);
-	s->rlist2 = (float)(rl * rl);
+	s->rlist2 = rl * rl;
 	s->skin_half2 = 0.25 * cfg->skin * cfg->skin;
 	s->every = cfg->every;
 	s->check = cfg->check;
@@ -479,7 +542,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->stride = (est + 31) / 32 * 32;
 
 	/* memory estimate before allocating: say so instead of failing later */
-	need_bytes = (double)n * (6 * 32 + 3 * 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
+	need_bytes = (double)n * (6 * 32 + 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
 		     (double)s->ncell * 8;
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -488,7 +551,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		return MD_EXIT_INPUT;
 	}
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
-	DALLOC(s->vt, n); DALLOC(s->pos, n); DALLOC(s->f, n); DALLOC(s->img, n);
+	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
@@ -535,6 +598,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
 
 	/* first list and forces; grow the list if the guess was short */
+	gpu_build_setup(s);
 	gpu_enqueue_force_rebuild(s, c->stream);
 	read_status(c);
 	while (c->h_status->halt) {
@@ -685,7 +749,7 @@ static void gpu_stats(md_backend *b, md_stats *out)
 		out->t_fractions = 1;
 	}
 	snprintf(out->desc, sizeof(out->desc),
-		 "cuda on %s, strategy %s (block %d, tpp %d, hybrid ratio %.2f), list stride %d, %d x %d x %d cells",
+		 "cuda on %.60s, strategy %s (block %d, tpp %d, hybrid ratio %.2f), list stride %d, %d x %d x %d cells",
 		 c->gpu_name, gpu_strategies[c->strategy].name, l->block, l->tpp,
 		 l->hybrid_ratio, c->s.stride, c->s.nc[0], c->s.nc[1], c->s.nc[2]);
 }
@@ -764,8 +828,19 @@ extern "C" int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 		save[d] = c->t_prof[d];
 		c->t_prof[d] = 0.0;
 	}
-	profiled_steps(c, nsteps, 1);
+	gpu_enqueue_integrate1(&c->s, c->stream);
+	profiled_middle(c, nsteps);
+	enqueue_last(c, 0);
 	read_status(c);
+	if (!c->h_status->halt && getenv("MDSIM_PROFILE_REBUILD")) {
+		double t[4];
+
+		gpu_time_rebuild(&c->s, c->stream, t);
+		enqueue_force(c, 1);	/* forces of the re-sorted particles */
+		read_status(c);
+		printf("rebuild stages (ms): bin %.4f  scan %.4f  sort %.4f  list %.4f\n",
+		       t[0], t[1], t[2], t[3]);
+	}
 	for (d = 0; d < 3; d++) {
 		ms[d] = c->t_prof[d] / nsteps;
 		c->t_prof[d] = save[d];
@@ -784,6 +859,7 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	cudaFree(c->s.nl);
 	GPU_CHECK(cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)));
 	c->s.stride = stride;
+	gpu_build_setup(&c->s);
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */
 	write_status(c);

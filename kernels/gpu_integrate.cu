@@ -5,42 +5,84 @@
  */
 #include "gpu_common.cuh"
 
+/*
+ * Drift with the kicked velocity v, store the float copy for the force
+ * kernels and decide on the rebuild (displacement since the last build).
+ */
+static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
+						       double4_32a v)
+{
+	double4_32a x = s.x[i];
+
+	x.x += s.dt * v.x;
+	x.y += s.dt * v.y;
+	x.z += s.dt * v.z;
+	s.x[i] = x;
+	if (s.check) {
+		double4_32a o = s.x0[i];
+		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
+		double r2 = dx * dx + dy * dy + dz * dz;
+
+		if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
+			s.st->rebuild = 1;
+	}
+}
+
+/* Counts steps since the last build for the fixed-interval rebuild. */
+static __device__ __forceinline__ void count_since(const gpu_sys &s)
+{
+	long long since = ++s.st->since;
+
+	if (s.every > 0 && since >= s.every)
+		s.st->rebuild = 1;
+}
+
+static __device__ __forceinline__ double4_32a kick(const gpu_sys &s, int i,
+						   double h)
+{
+	double4_32a v = s.v[i];
+	float4 f = s.f[i];
+
+	v.x += h * f.x;
+	v.y += h * f.y;
+	v.z += h * f.z;
+	s.v[i] = v;
+	return v;
+}
+
+/* First half of velocity Verlet: half kick, drift (starts a chunk). */
 __global__ void k_integrate1(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (gpu_halted(s))
 		return;
-	if (i == 0) {
-		long long since = ++s.st->since;
-
-		if (s.every > 0 && since >= s.every)
-			s.st->rebuild = 1;
-	}
-	if (i < s.n) {
-		double4_32a x = s.x[i], v = s.v[i];
-		float4 f = s.f[i];
-
-		v.x += s.hdtm * f.x;
-		v.y += s.hdtm * f.y;
-		v.z += s.hdtm * f.z;
-		x.x += s.dt * v.x;
-		x.y += s.dt * v.y;
-		x.z += s.dt * v.z;
-		s.v[i] = v;
-		s.x[i] = x;
-		s.pos[i] = make_float4((float)x.x, (float)x.y, (float)x.z, (float)x.w);
-		if (s.check) {
-			double4_32a o = s.x0[i];
-			double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
-			double r2 = dx * dx + dy * dy + dz * dz;
-
-			if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
-				s.st->rebuild = 1;
-		}
-	}
+	if (i == 0)
+		count_since(s);
+	if (i < s.n)
+		drift_and_check(s, i, kick(s, i, s.hdtm));
 }
 
+/*
+ * Second half of step k fused with the first half of step k+1: the two
+ * half kicks with the same force become one full kick, then the drift.
+ * Completes step k. Used between steps whose velocities nobody reads.
+ */
+__global__ void k_kick_drift(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (gpu_halted(s))
+		return;
+	if (i == 0) {
+		s.st->step++;
+		count_since(s);
+	}
+	if (i < s.n)
+		drift_and_check(s, i, kick(s, i, 2.0 * s.hdtm));
+}
+
+/* Second half kick (ends a chunk: velocities at full steps again). */
 __global__ void k_integrate2(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -49,15 +91,16 @@ __global__ void k_integrate2(gpu_sys s)
 		return;
 	if (i == 0)
 		s.st->step++;
-	if (i < s.n) {
-		double4_32a v = s.v[i];
-		float4 f = s.f[i];
+	if (i < s.n)
+		kick(s, i, s.hdtm);
+}
 
-		v.x += s.hdtm * f.x;
-		v.y += s.hdtm * f.y;
-		v.z += s.hdtm * f.z;
-		s.v[i] = v;
-	}
+/* Sets the graph's IF condition for the rebuild body. */
+__global__ void k_decide(gpu_sys s, cudaGraphConditionalHandle h)
+{
+	const volatile gpu_status *st = s.st;
+
+	cudaGraphSetConditional(h, st->rebuild && !st->halt ? 1u : 0u);
 }
 
 __global__ void k_zero_acc(gpu_sys s)
@@ -95,6 +138,19 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st)
 {
 	k_integrate1<<<(s->n + 255) / 256, 256, 0, st>>>(*s);
+	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st)
+{
+	k_kick_drift<<<(s->n + 255) / 256, 256, 0, st>>>(*s);
+	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_decide(const gpu_sys *s, cudaGraphConditionalHandle h,
+			cudaStream_t st)
+{
+	k_decide<<<1, 1, 0, st>>>(*s, h);
 	GPU_CHECK_LAUNCH();
 }
 

@@ -192,17 +192,38 @@ __global__ void k_copy_back(gpu_sys s)
 	s.v[i] = s.vt[i];
 	s.img[i] = s.imgt[i];
 	s.id[i] = s.idt[i];
-	s.pos[i] = make_float4((float)x.x, (float)x.y, (float)x.z, (float)x.w);
 }
 
+/* staged: the lists go through shared memory (see gpu_cell_sweep) */
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
-k_build_list(gpu_sys s)
+k_build_list(gpu_sys s, int staged)
 {
-	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
+	extern __shared__ int lbuf[];
+	int warp = threadIdx.x >> 5;
+	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + warp;
 
 	if (!rebuild_due(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0);
+	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0,
+		       staged ? lbuf + warp * 32 * (s.stride + 1) : NULL);
+}
+
+/* Shared memory of the staged build; 0 when the rows do not fit. */
+static size_t build_smem(const gpu_sys *s)
+{
+	size_t b = (size_t)GPU_WARPS_PER_CELL_BLOCK * 32 * (s->stride + 1) * sizeof(int);
+
+	return b <= 200 * 1024 ? b : 0;
+}
+
+void gpu_build_setup(const gpu_sys *s)
+{
+	size_t b = build_smem(s);
+
+	if (b)
+		GPU_CHECK(cudaFuncSetAttribute(k_build_list,
+					       cudaFuncAttributeMaxDynamicSharedMemorySize,
+					       (int)b));
 }
 
 __global__ void k_rebuild_done(gpu_sys s)
@@ -219,22 +240,57 @@ int gpu_cell_blocks(const gpu_sys *s)
 	return (s->ncell + GPU_WARPS_PER_CELL_BLOCK - 1) / GPU_WARPS_PER_CELL_BLOCK;
 }
 
-void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st)
+/* ev: NULL, or GPU_REBUILD_STAGES + 1 events recorded around the stages */
+static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 {
 	int nb = (s->n + 255) / 256;
 	int cb = (s->ncell + 255) / 256;
 	int sb = (s->ncell + SCAN_BLOCK - 1) / SCAN_BLOCK;
 
+#define STAGE(k) do { if (ev) GPU_CHECK(cudaEventRecord(ev[k], st)); } while (0)
+	STAGE(0);
 	k_zero_counts<<<cb, 256, 0, st>>>(*s);
 	k_bin<<<nb, 256, 0, st>>>(*s);
+	STAGE(1);
 	k_scan_blocks<<<sb, SCAN_BLOCK, 0, st>>>(*s);
 	k_scan_top<<<1, SCAN_BLOCK, 0, st>>>(*s, sb);
 	k_scan_add<<<sb, SCAN_BLOCK, 0, st>>>(*s);
+	STAGE(2);
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);
-	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
+	STAGE(3);
+	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32,
+		       build_smem(s), st>>>(*s, build_smem(s) > 0);
+	STAGE(4);
 	k_rebuild_done<<<1, 1, 0, st>>>(*s);
+#undef STAGE
 	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st)
+{
+	enqueue_rebuild_ev(s, st, NULL);
+}
+
+/* Times the stages of one forced rebuild: bin, scan, sort, list (ms). */
+void gpu_time_rebuild(const gpu_sys *s, cudaStream_t st, double ms[4])
+{
+	cudaEvent_t ev[5];
+	int k;
+
+	for (k = 0; k < 5; k++)
+		GPU_CHECK(cudaEventCreate(&ev[k]));
+	k_request_rebuild<<<1, 1, 0, st>>>(*s);
+	enqueue_rebuild_ev(s, st, ev);
+	GPU_CHECK(cudaEventSynchronize(ev[4]));
+	for (k = 0; k < 4; k++) {
+		float t;
+
+		cudaEventElapsedTime(&t, ev[k], ev[k + 1]);
+		ms[k] = t;
+	}
+	for (k = 0; k < 5; k++)
+		cudaEventDestroy(ev[k]);
 }
 
 void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st)

@@ -30,24 +30,24 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		const int g = gbase + (g0 % gpw);
 		const bool act = g < count;
 		const int i = first + (act ? g : 0);
-		const float4 pi = s.pos[i];
+		const double4_32a xi = s.x[i];
 		const int nn = act ? s.nn[i] : 0;
 		const int *row = s.nl + (size_t)i * s.stride;
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k = sub;
 		int jn = k < nn ? __ldg(row + k) : i;
-		float4 pn = __ldg(&s.pos[jn]);
+		double4_32a xn = gpu_load_x(s, jn);
 
 		while (k < nn) {
-			float4 pj = pn;
+			double4_32a xj = xn;
 
 			k += tpp;
 			if (k < nn) {	/* prefetch the next neighbour */
 				jn = __ldg(row + k);
-				pn = __ldg(&s.pos[jn]);
+				xn = gpu_load_x(s, jn);
 			}
-			gpu_pair_accum(s, pi, pj, f, e, w);
+			gpu_pair_accum(s, xi, xj.x, xj.y, xj.z, f, e, w);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

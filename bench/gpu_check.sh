@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# gpu_check.sh - one batch on the GPU machine: GPU test suite, benchmark at
+# 32k and 1M particles, per-kernel times (ncu), compute-sanitizer on every
+# strategy. Writes logs to $OUT (or gpu-out/). Usage: bench/gpu_check.sh [BUILD] [what...]
+set -u
+B=${1:-build-gpu}; shift || true
+what=${*:-"test bench ncu sanitize"}
+O=${OUT:-gpu-out}; mkdir -p "$O"
+export LD_LIBRARY_PATH=$PWD/$B/gpu-libs OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+for w in $what; do case $w in
+test)
+	timeout 400 ./$B/tests/gpu_backend 2>&1 | tee "$O/gpu_test.log" ;;
+bench)
+	timeout 100 ./$B/mdsim configs/bench_lj.ini --bench --steps 2000 --csv "$O/bench32k.csv" 2>&1 | tee "$O/bench32k.log"
+	MDSIM_PROFILE_REBUILD=1 timeout 150 ./$B/mdsim configs/bench_1m.ini --bench --steps 1000 --csv "$O/bench1m.csv" 2>&1 | tee "$O/bench1m.log" ;;
+nve)
+	timeout 120 ./$B/mdsim configs/nve_32k.ini --set run.progress=off 2>&1 | tee "$O/nve_gpu.log" | tail -n 25
+	python3 tools/drift.py "$O/nve_gpu.log" ;;
+ncu-skip)
+	timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 300 --launch-count 200 \
+		./$B/mdsim configs/bench_1m.ini --steps 300 --set backend.autotune=false --strategy register --quiet > "$O/ncu1m.txt" 2>&1
+	python3 - "$O/ncu1m.txt" <<'PY' | tee "$O/ncu1m_summary.txt"
+import re, sys, collections
+t = collections.defaultdict(list); name = None
+for line in open(sys.argv[1]):
+    m = re.match(r'\s+(k_\w+)', line)
+    if m: name = m.group(1)
+    m = re.search(r'gpu__time_duration.sum\s+(\S+)\s+([\d.,]+)', line)
+    if m and name:
+        v = float(m.group(2).replace(',', '')); u = m.group(1)
+        t[name].append(v / 1000 if u == 'ns' else v if u == 'us' else v * 1000)
+for k, v in sorted(t.items(), key=lambda kv: -sum(kv[1])):
+    print(f"{k:22s} n={len(v):4d} mean {sum(v)/len(v):9.2f} us  total {sum(v):10.1f} us")
+PY
+	;;
+sanitize)
+	for s in global shared register hybrid tiled; do
+		timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 ./$B/mdsim configs/small.ini --steps 60 --strategy $s --quiet > "$O/memcheck_$s.log" 2>&1
+		echo "memcheck $s rc=$? $(tail -n 1 "$O/memcheck_$s.log")"
+		timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 ./$B/mdsim configs/small.ini --steps 10 --strategy $s --quiet > "$O/racecheck_$s.log" 2>&1
+		echo "racecheck $s rc=$? $(tail -n 1 "$O/racecheck_$s.log")"
+	done > "$O/sanitize.txt" 2>&1; cat "$O/sanitize.txt"; rm -f "$O"/memcheck_*.log "$O"/racecheck_*.log ;;
+esac; done

@@ -22,11 +22,13 @@
  * Rows are padded to a multiple of 8 with the sentinel. Overflow grows the
  * list and builds again; it never truncates.
  *
- * Forces, per owned particle, in two passes: (1) the separations of the
+ * Forces, per owned particle, in three passes: (1) the separations of the
  * listed neighbours into a small per-thread buffer (AVX-512: eight 32-byte
  * loads and a transpose per 8 neighbours); (2) the shared pair function
- * md_lj_pair_d over the buffer, a loop the compiler vectorises. Threads: OpenMP over owned particles; a full list needs no
- * atomics.
+ * md_lj_pair_d over the buffer, a loop the compiler vectorises; (3) the
+ * sums. Threads: OpenMP over owned particles; a full list needs no atomics,
+ * and each particle's force is summed in the same order whatever the
+ * thread count.
  *
  * Boxes: the config asks for edges >= 2 (cutoff + skin); then the list holds
  * exactly the minimum-image neighbours within rl. With edges between 2 rc and
@@ -95,7 +97,7 @@ typedef struct cpu_ctx {
 	/* neighbour list */
 	int *nl, *nn, maxnb, stride;
 	double rl, rlist2;
-	/* per-thread pair buffers: 4 arrays of bufn doubles each */
+	/* per-thread pair buffers: 6 arrays of bufn doubles each */
 	double *pbuf;
 	int pbuf_threads, bufn;
 	/* results of the last force call */
@@ -619,11 +621,29 @@ static inline int pair_pack(const cpu_ctx *c, int i, double *restrict bdx,
 	return nn;
 }
 
+#if CPU_AVX512
+/* (sum of a, sum of b, sum of c, 0) */
+static inline __m256d hsum3(__m512d a, __m512d b, __m512d c)
+{
+	__m256d a4 = _mm256_add_pd(_mm512_castpd512_pd256(a), _mm512_extractf64x4_pd(a, 1));
+	__m256d b4 = _mm256_add_pd(_mm512_castpd512_pd256(b), _mm512_extractf64x4_pd(b, 1));
+	__m256d c4 = _mm256_add_pd(_mm512_castpd512_pd256(c), _mm512_extractf64x4_pd(c, 1));
+	__m256d ab = _mm256_hadd_pd(a4, b4);	/* a01 b01 a23 b23 */
+	__m256d c0 = _mm256_hadd_pd(c4, _mm256_setzero_pd());	/* c01 0 c23 0 */
+
+	return _mm256_add_pd(_mm256_permute2f128_pd(ab, c0, 0x20),
+			     _mm256_permute2f128_pd(ab, c0, 0x31));
+}
+#endif
+
 /*
  * Forces of the owned particles of this thread's share (an orphaned omp
- * for), energy and virial sums added to *pe, *w. Inlined with a constant
- * `shifted`, so that the force-shift branch of md_lj_pair_d disappears from
- * the loop when the cut-off is not force-shifted.
+ * for), energy and virial sums added to *pe, *w. Per particle: pass 1
+ * (pair_pack); pass 2, the shared pair function over the buffer, a plain
+ * loop the compiler vectorises; pass 3, the sums (vector accumulators, one
+ * horizontal sum per particle: the compiler's own reduction epilogue went
+ * through the stack). Inlined with a constant `shifted`, so that the
+ * force-shift branch of md_lj_pair_d disappears when it is not needed.
  */
 static inline __attribute__((always_inline))
 void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
@@ -632,34 +652,66 @@ void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 	const int n = c->n, bn = c->bufn;
 	double *restrict bdx = buf, *restrict bdy = buf + bn;
 	double *restrict bdz = buf + 2 * bn, *restrict br2 = buf + 3 * bn;
+	double *restrict bfr = buf + 4 * (size_t)bn, *restrict be = buf + 5 * (size_t)bn;
 	double *restrict f = c->f;
+#if CPU_AVX512
+	__m512d ae = _mm512_setzero_pd(), aw = _mm512_setzero_pd();
+#else
 	double spe = 0.0, sw = 0.0;
+#endif
 
 	if (!shifted)
 		lj.fc = 0.0;
 #pragma omp for schedule(static) nowait
 	for (int i = 0; i < n; i++) {
 		const int m = pair_pack(c, i, bdx, bdy, bdz, br2);
-		double fx = 0.0, fy = 0.0, fz = 0.0, ei = 0.0, wi = 0.0;
 
-#pragma omp simd reduction(+:fx,fy,fz,ei,wi)
+#pragma omp simd
 		for (int k = 0; k < m; k++) {
-			double e, fr = md_lj_pair_d(br2[k], &lj, &e);
+			double e;
 
-			fx += bdx[k] * fr;
-			fy += bdy[k] * fr;
-			fz += bdz[k] * fr;
-			ei += e;
-			wi += br2[k] * fr;
+			bfr[k] = md_lj_pair_d(br2[k], &lj, &e);
+			be[k] = e;
 		}
-		f[4 * i + 0] = fx;
-		f[4 * i + 1] = fy;
-		f[4 * i + 2] = fz;
-		spe += ei;
-		sw += wi;
+#if CPU_AVX512
+		{
+			__m512d ax = _mm512_setzero_pd(), ay = ax, az = ax;
+
+			for (int k = 0; k < m; k += 8) {
+				const __m512d fr = _mm512_load_pd(bfr + k);
+
+				ax = _mm512_add_pd(ax, _mm512_mul_pd(_mm512_load_pd(bdx + k), fr));
+				ay = _mm512_add_pd(ay, _mm512_mul_pd(_mm512_load_pd(bdy + k), fr));
+				az = _mm512_add_pd(az, _mm512_mul_pd(_mm512_load_pd(bdz + k), fr));
+				ae = _mm512_add_pd(ae, _mm512_load_pd(be + k));
+				aw = _mm512_add_pd(aw, _mm512_mul_pd(_mm512_load_pd(br2 + k), fr));
+			}
+			_mm256_store_pd(f + 4 * (size_t)i, hsum3(ax, ay, az));
+		}
+#else
+		{
+			double fx = 0.0, fy = 0.0, fz = 0.0;
+
+			for (int k = 0; k < m; k++) {
+				fx += bdx[k] * bfr[k];
+				fy += bdy[k] * bfr[k];
+				fz += bdz[k] * bfr[k];
+				spe += be[k];
+				sw += br2[k] * bfr[k];
+			}
+			f[4 * i + 0] = fx;
+			f[4 * i + 1] = fy;
+			f[4 * i + 2] = fz;
+		}
+#endif
 	}
+#if CPU_AVX512
+	*pe += _mm512_reduce_add_pd(ae);
+	*w += _mm512_reduce_add_pd(aw);
+#else
 	*pe += spe;
 	*w += sw;
+#endif
 }
 
 /* Forces, energy and virial from the neighbour list. */
@@ -674,7 +726,7 @@ static int compute_forces(cpu_ctx *c)
 #endif
 	if (nth > c->pbuf_threads || bufn > c->bufn) {
 		free(c->pbuf);
-		c->pbuf = xalloc(sizeof(double) * 4 * (size_t)bufn * (size_t)nth);
+		c->pbuf = xalloc(sizeof(double) * 6 * (size_t)bufn * (size_t)nth);
 		if (!c->pbuf) {
 			fprintf(stderr, "mdsim: out of host memory for pair buffers\n");
 			return MD_EXIT_SIM;
@@ -690,7 +742,7 @@ static int compute_forces(cpu_ctx *c)
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
-		buf = c->pbuf + 4 * (size_t)c->bufn * (size_t)t;
+		buf = c->pbuf + 6 * (size_t)c->bufn * (size_t)t;
 		if (shifted)
 			pair_rows(c, 1, buf, &pe, &w);
 		else

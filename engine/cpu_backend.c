@@ -81,9 +81,10 @@ typedef struct cpu_ctx {
 	int bcap;
 	double *bx[3];
 	int *bidx, *bcell;
-	/* scratch for sorting owned particles */
-	double *tmpd;
-	int *tmpi, *cell_of, *order;
+	/* scratch for sorting owned particles: x goes through tmpd, the
+	 * others into their *2 twins, which then swap places with them */
+	double *tmpd, *v2, *f2;
+	int *tmpi, *cell_of, *order, *img2, *id2, *type2, *cell_of2;
 	/* cells over [-rl, L + rl) per direction */
 	int nc[3], ncell;
 	double ich[3];		/* 1 / cell size */
@@ -130,6 +131,8 @@ static void cpu_destroy(md_backend *b)
 		free(c->bx[d]);
 	free(c->x); free(c->v); free(c->f); free(c->x0); free(c->img);
 	free(c->id); free(c->type); free(c->tmpd); free(c->tmpi);
+	free(c->v2); free(c->f2); free(c->img2); free(c->id2); free(c->type2);
+	free(c->cell_of2);
 	free(c->cell_of); free(c->order); free(c->cell_start); free(c->cnt);
 	free(c->ocell_start); free(c->cbuf); free(c->cjbuf);
 	free(c->nl); free(c->nn); free(c->gown); free(c->gsh); free(c->bidx);
@@ -184,40 +187,58 @@ static inline int cell_index(const cpu_ctx *c, const double *p)
 	return (k[2] * c->nc[1] + k[1]) * c->nc[0] + k[0];
 }
 
-/* Counting sort of the owned particle arrays by cell index. */
+/*
+ * Counting sort of the owned particle arrays by cell index (cell indices
+ * and the permutation in parallel, the histogram serial).
+ */
 static void sort_by_cell(cpu_ctx *c)
 {
-	int n = c->n, i, k;
-	int *cnt = c->cnt, *order = c->order;
+	const int n = c->n;
+	int *cnt = c->cnt, *order = c->order, *cell_of = c->cell_of, i, k;
+	double *td = c->tmpd;
 
+#pragma omp parallel for schedule(static)
+	for (int q = 0; q < n; q++)
+		cell_of[q] = cell_index(c, &c->x[4 * q]);
 	memset(cnt, 0, sizeof(int) * (size_t)(c->ncell + 1));
-	for (i = 0; i < n; i++) {
-		c->cell_of[i] = cell_index(c, &c->x[4 * i]);
-		cnt[c->cell_of[i] + 1]++;
-	}
+	for (i = 0; i < n; i++)
+		cnt[cell_of[i] + 1]++;
 	for (k = 0; k < c->ncell; k++)
 		cnt[k + 1] += cnt[k];
 	memcpy(c->ocell_start, cnt, sizeof(int) * (size_t)(c->ncell + 1));
 	for (i = 0; i < n; i++)		/* order[new] = old */
-		order[cnt[c->cell_of[i]]++] = i;
+		order[cnt[cell_of[i]]++] = i;
 
-	/* arr has w elements per particle; tmp holds 4 n of them */
-#define PERMUTE(arr, tmp, w)						\
-	do {								\
-		for (i = 0; i < n; i++)					\
-			for (k = 0; k < (w); k++)			\
-				(tmp)[(w) * i + k] =			\
-					(arr)[(w) * order[i] + k];	\
-		memcpy((arr), (tmp), sizeof(*(arr)) * (size_t)n * (w));	\
-	} while (0)
-	PERMUTE(c->x, c->tmpd, 4);
-	PERMUTE(c->v, c->tmpd, 4);
-	PERMUTE(c->f, c->tmpd, 4);
-	PERMUTE(c->img, c->tmpi, 3);
-	PERMUTE(c->id, c->tmpi, 1);
-	PERMUTE(c->type, c->tmpi, 1);
-	PERMUTE(c->cell_of, c->tmpi, 1);
-#undef PERMUTE
+	/* gather into the twins (x: scratch), swap, copy x back */
+#pragma omp parallel
+	{
+#pragma omp for schedule(static)
+		for (int q = 0; q < n; q++) {
+			int o = order[q];
+
+			for (int d = 0; d < 4; d++) {
+				td[4 * q + d] = c->x[4 * o + d];
+				c->v2[4 * q + d] = c->v[4 * o + d];
+				c->f2[4 * q + d] = c->f[4 * o + d];
+			}
+			for (int d = 0; d < 3; d++)
+				c->img2[3 * q + d] = c->img[3 * o + d];
+			c->id2[q] = c->id[o];
+			c->type2[q] = c->type[o];
+			c->cell_of2[q] = cell_of[o];
+		}
+#pragma omp for schedule(static)
+		for (int q = 0; q < 4 * n; q++)
+			c->x[q] = td[q];
+	}
+#define SWAP(a, b) do { void *t_ = (a); (a) = (b); (b) = t_; } while (0)
+	SWAP(c->v, c->v2);
+	SWAP(c->f, c->f2);
+	SWAP(c->img, c->img2);
+	SWAP(c->id, c->id2);
+	SWAP(c->type, c->type2);
+	SWAP(c->cell_of, c->cell_of2);
+#undef SWAP
 }
 
 /* Grow the position array (owned part kept) and the ghost and bin arrays. */
@@ -256,9 +277,9 @@ static int grow_ghosts(cpu_ctx *c, int ng)
 /*
  * Images of owned particle i within the ghost shell, per direction: the
  * shifts m L (m != 0 allowed) with x + m L in [-rl, L + rl). Returns the
- * number of ghosts of i; with store set, appends them at c->ng.
+ * number of ghosts of i; with at >= 0, stores them as ghosts at, at + 1, ...
  */
-static int ghosts_of(cpu_ctx *c, int i, int store)
+static int ghosts_of(cpu_ctx *c, int i, int at)
 {
 	double sh[3][2 * CPU_MAX_IMAGES + 1];
 	int ns[3], d, a, b, e, cnt = 0;
@@ -282,8 +303,8 @@ static int ghosts_of(cpu_ctx *c, int i, int store)
 	for (a = 0; a < ns[0]; a++) {
 		if (a == 0 && b == 0 && e == 0)
 			continue;
-		if (store) {
-			int g = c->ng++;
+		if (at >= 0) {
+			int g = at + cnt;
 
 			c->gown[g] = i;
 			c->gsh[4 * g + 0] = sh[0][a];
@@ -310,18 +331,32 @@ static void update_ghosts(cpu_ctx *c)
 			xg[4 * g + d] = x[4 * own[g] + d] + sh[4 * g + d];
 }
 
-/* Make the ghosts and the binned copy of owned + ghost positions. */
+/*
+ * Make the ghosts and the binned copy of owned + ghost positions. Ghost
+ * counts, ghosts and cell indices in parallel; the bin histogram and the
+ * scatter serial. Ghosts come in owner order.
+ */
 static int make_ghosts(cpu_ctx *c)
 {
-	int n = c->n, i, d, k, total = 0, nb;
+	const int n = c->n;
+	int *goff = c->tmpi;	/* n + 1 offsets (sort_by_cell is done) */
+	int i, d, k, total = 0, nb;
 
-	for (i = 0; i < n; i++)
-		total += ghosts_of(c, i, 0);
+#pragma omp parallel for schedule(static)
+	for (int q = 0; q < n; q++)
+		goff[q] = ghosts_of(c, q, -1);
+	for (i = 0; i < n; i++) {	/* exclusive prefix sum */
+		int g = goff[i];
+
+		goff[i] = total;
+		total += g;
+	}
 	if (grow_ghosts(c, total))
 		return -1;
-	c->ng = 0;
-	for (i = 0; i < n; i++)
-		ghosts_of(c, i, 1);
+	c->ng = total;
+#pragma omp parallel for schedule(static)
+	for (int q = 0; q < n; q++)
+		ghosts_of(c, q, goff[q]);
 	update_ghosts(c);
 	/* sentinel: far from everything, never within rc of anyone */
 	for (d = 0; d < 3; d++)
@@ -329,11 +364,13 @@ static int make_ghosts(cpu_ctx *c)
 
 	/* counting sort of owned + ghosts into the binned copy */
 	nb = n + c->ng;
+#pragma omp parallel for schedule(static)
+	for (int q = n; q < nb; q++)
+		c->bcell[q] = cell_index(c, &c->x[4 * q]);
+	memcpy(c->bcell, c->cell_of, sizeof(int) * (size_t)n);
 	memset(c->cnt, 0, sizeof(int) * (size_t)(c->ncell + 1));
-	for (i = 0; i < nb; i++) {
-		c->bcell[i] = i < n ? c->cell_of[i] : cell_index(c, &c->x[4 * i]);
+	for (i = 0; i < nb; i++)
 		c->cnt[c->bcell[i] + 1]++;
-	}
 	for (k = 0; k < c->ncell; k++)
 		c->cnt[k + 1] += c->cnt[k];
 	memcpy(c->cell_start, c->cnt, sizeof(int) * (size_t)(c->ncell + 1));
@@ -902,7 +939,13 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	c->id = xalloc(sizeof(int) * n);
 	c->type = xalloc(sizeof(int) * n);
 	c->tmpd = xalloc(sizeof(double) * 4 * (size_t)n);
-	c->tmpi = xalloc(sizeof(int) * 3 * (size_t)n);
+	c->tmpi = xalloc(sizeof(int) * (size_t)(n + 1));
+	c->v2 = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->f2 = xalloc(sizeof(double) * 4 * (size_t)n);
+	c->img2 = xalloc(sizeof(int) * 3 * (size_t)n);
+	c->id2 = xalloc(sizeof(int) * n);
+	c->type2 = xalloc(sizeof(int) * n);
+	c->cell_of2 = xalloc(sizeof(int) * n);
 	c->cell_of = xalloc(sizeof(int) * n);
 	c->order = xalloc(sizeof(int) * n);
 	c->cell_start = xalloc(sizeof(int) * (size_t)(c->ncell + 1));
@@ -916,6 +959,7 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	c->nl = xalloc(sizeof(int) * (size_t)n * (size_t)c->stride);
 	if (!c->x || !c->v || !c->f || !c->x0 || !c->img || !c->id ||
 	    !c->type || !c->tmpd || !c->tmpi || !c->cell_of || !c->order ||
+	    !c->v2 || !c->f2 || !c->img2 || !c->id2 || !c->type2 || !c->cell_of2 ||
 	    !c->cell_start || !c->cnt || !c->ocell_start || !c->nn || !c->nl)
 		goto nomem;
 	for (i = 0; i < n; i++) {

@@ -30,6 +30,10 @@ typedef struct gpu_ctx {
 	int graphs_ok, use_cond;
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
+	int *h_id;		/* pinned download staging (lazy) */
+	double4_32a *h_x, *h_v;
+	float4 *h_f;
+	int4 *h_img;
 	long long step0;	/* host step at init */
 	md_stats stats;
 	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
@@ -474,6 +478,11 @@ static void gpu_destroy(md_backend *b)
 		cudaFreeHost(c->h_status);
 	if (c->h_acc)
 		cudaFreeHost(c->h_acc);
+	cudaFreeHost(c->h_id);
+	cudaFreeHost(c->h_x);
+	cudaFreeHost(c->h_v);
+	cudaFreeHost(c->h_f);
+	cudaFreeHost(c->h_img);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	if (c->stream_body)
@@ -643,21 +652,36 @@ static int gpu_thermo(md_backend *b, md_thermo *th)
 	return 0;
 }
 
+/* Pinned host staging for downloads, allocated at the first one. */
+static int ensure_host_buffers(gpu_ctx *c)
+{
+	size_t n = (size_t)c->s.n;
+
+	if (c->h_id)
+		return 0;
+	if (cudaMallocHost((void **)&c->h_id, n * sizeof(int)) != cudaSuccess ||
+	    cudaMallocHost((void **)&c->h_x, n * sizeof(double4_32a)) != cudaSuccess ||
+	    cudaMallocHost((void **)&c->h_v, n * sizeof(double4_32a)) != cudaSuccess ||
+	    cudaMallocHost((void **)&c->h_f, n * sizeof(float4)) != cudaSuccess ||
+	    cudaMallocHost((void **)&c->h_img, n * sizeof(int4)) != cudaSuccess) {
+		fprintf(stderr, "mdsim: cannot allocate %.1f MB of pinned host memory\n",
+			n * 104.0 / 1e6);
+		return MD_EXIT_SIM;
+	}
+	return 0;
+}
+
 static int gpu_download(md_backend *b, md_state *st, unsigned fields)
 {
 	gpu_ctx *c = (gpu_ctx *)b->ctx;
-	int n = c->s.n, i, d;
-	int *id = (int *)malloc(sizeof(int) * n);
-	double4_32a *x = (double4_32a *)malloc(sizeof(double4_32a) * n);
-	double4_32a *v = (double4_32a *)malloc(sizeof(double4_32a) * n);
-	float4 *f = (float4 *)malloc(sizeof(float4) * n);
-	int4 *im = (int4 *)malloc(sizeof(int4) * n);
+	int n = c->s.n, i, d, rc = ensure_host_buffers(c);
+	int *id = c->h_id;
+	double4_32a *x = c->h_x, *v = c->h_v;
+	float4 *f = c->h_f;
+	int4 *im = c->h_img;
 
-	if (!id || !x || !v || !f || !im) {
-		free(id); free(x); free(v); free(f); free(im);
-		fprintf(stderr, "mdsim: out of host memory\n");
-		return MD_EXIT_SIM;
-	}
+	if (rc)
+		return rc;
 	gpu_copy(c, id, c->s.id, sizeof(int) * n, cudaMemcpyDeviceToHost);
 	gpu_copy(c, x, c->s.x, sizeof(double4_32a) * n, cudaMemcpyDeviceToHost);
 	if (fields & (MD_F_X | MD_F_IMAGE))
@@ -671,8 +695,13 @@ static int gpu_download(md_backend *b, md_state *st, unsigned fields)
 	for (i = 0; i < n; i++) {
 		int o = id[i];
 		double p[3] = { x[i].x, x[i].y, x[i].z };
-		int m[3] = { im[i].x, im[i].y, im[i].z };
+		int m[3] = { 0, 0, 0 };
 
+		if (fields & (MD_F_X | MD_F_IMAGE)) {
+			m[0] = im[i].x;
+			m[1] = im[i].y;
+			m[2] = im[i].z;
+		}
 		st->type[o] = (int)x[i].w;
 		for (d = 0; d < 3; d++) {
 			double L = c->s.dbox[d], sh = floor(p[d] / L);
@@ -701,7 +730,6 @@ static int gpu_download(md_backend *b, md_state *st, unsigned fields)
 			st->f[3 * o + 2] = f[i].z;
 		}
 	}
-	free(id); free(x); free(v); free(f); free(im);
 	return 0;
 }
 

@@ -59,6 +59,21 @@ static int timed_run(md_backend *b, long min_steps, long *steps, double *sec)
 	return 0;
 }
 
+/* The launch parameters that strategy s actually uses. */
+static void launch_text(char *buf, size_t n, int s, const gpu_bench_desc *d)
+{
+	int t = md_strategy_tune[s];
+
+	if (s == MD_STRAT_shared)
+		snprintf(buf, n, "warp per cell");
+	else if (t & MD_TUNE_RATIO)
+		snprintf(buf, n, "ratio %.2f tpp %d", d->hybrid_ratio, d->tpp);
+	else if (t & MD_TUNE_TPP)
+		snprintf(buf, n, "block %d tpp %d", d->block, d->tpp);
+	else
+		snprintf(buf, n, "block %d", d->block);
+}
+
 static int selected(const char *only, const char *name)
 {
 	const char *p = only;
@@ -147,8 +162,7 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 			r->sps = r->steps / sec;
 			sim.be.ops->stats(&sim.be, &st);
 			gpu_bench_info(&sim.be, &d);
-			snprintf(r->launch, sizeof(r->launch), "block %d tpp %d ratio %.2f",
-				 d.block, d.tpp, d.hybrid_ratio);
+			launch_text(r->launch, sizeof(r->launch), s, &d);
 			r->gbs = model_bytes(s, n, st.avg_neighbors) * r->sps / 1e9;
 			r->frac = d.peak_bw > 0.0 ? r->gbs * 1e9 / d.peak_bw : 0.0;
 			if (s == MD_STRAT_global)

@@ -127,6 +127,11 @@ const char *const md_strategy_descs[MD_STRAT_COUNT] = {
 	MD_STRATEGY_TABLE(DESC_ROW)
 #undef DESC_ROW
 };
+const int md_strategy_tune[MD_STRAT_COUNT] = {
+#define TUNE_ROW(name, desc, tune) tune,
+	MD_STRATEGY_TABLE(TUNE_ROW)
+#undef TUNE_ROW
+};
 
 #define NKEYS ((int)(sizeof(cfg_keys) / sizeof(cfg_keys[0])))
 

@@ -31,6 +31,7 @@ enum md_strategy {
 };
 extern const char *const md_strategy_names[MD_STRAT_COUNT];
 extern const char *const md_strategy_descs[MD_STRAT_COUNT];
+extern const int md_strategy_tune[MD_STRAT_COUNT];	/* MD_TUNE_* flags */
 
 /* The validated run configuration (see engine/config.c for every key). */
 typedef struct md_config {

@@ -408,16 +408,21 @@ static void pack_lut_init(void)
 #endif
 
 /*
- * The lists of the owned particles ib..ib+ni-1 (ni <= 8, all in one cell):
+ * The lists of the owned particles ib..ib+ni-1 (ni <= 4, all in one cell):
  * the binned particles in the ranges [rs[r], re[r]) (the rows of the
  * cell's stencil) within rl, other than the particle itself. Each 8-wide
  * block of candidates is loaded once and tested against every particle of
  * the group. Entries are stored while they fit in the row (stride); the
  * count goes on, so that overflow can be detected. Counts go to cnt[].
+ * Inlined with a constant ni (scan_group), so that the counts stay in
+ * registers: through memory they chain every block to the previous one.
  */
-static inline void scan_rows(const cpu_ctx *c, int ib, int ni, const int *rs,
-			     const int *re, int nrow, int *cnt)
+static inline __attribute__((always_inline))
+void scan_rows(const cpu_ctx *c, int ib, const int ni, const int *rs,
+	       const int *re, int nrow, int *cnt_out)
 {
+	int cnt[4];
+
 	const double *restrict bx = c->bx[0], *restrict by = c->bx[1];
 	const double *restrict bz = c->bx[2];
 	const int *restrict bidx = c->bidx;
@@ -476,6 +481,19 @@ static inline void scan_rows(const cpu_ctx *c, int ib, int ni, const int *rs,
 				}
 			}
 #endif
+	for (int t = 0; t < ni; t++)
+		cnt_out[t] = cnt[t];
+}
+
+static void scan_group(const cpu_ctx *c, int ib, int ni, const int *rs,
+		       const int *re, int nrow, int *cnt)
+{
+	switch (ni) {
+	case 1: scan_rows(c, ib, 1, rs, re, nrow, cnt); break;
+	case 2: scan_rows(c, ib, 2, rs, re, nrow, cnt); break;
+	case 3: scan_rows(c, ib, 3, rs, re, nrow, cnt); break;
+	default: scan_rows(c, ib, 4, rs, re, nrow, cnt); break;
+	}
 }
 
 /*
@@ -495,7 +513,7 @@ static int build_list(cpu_ctx *c)
 		int kx = cell % nx, ky = (cell / nx) % ny, kz = cell / (nx * ny);
 		int rs[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
 		int re[(2 * CPU_CELL_DIV + 1) * (2 * CPU_CELL_DIV + 1)];
-		int nrow = 0, cnt[8];
+		int nrow = 0, cnt[4];
 
 		if (i0 == i1)
 			continue;
@@ -512,10 +530,10 @@ static int build_list(cpu_ctx *c)
 				nrow++;
 			}
 		}
-		for (int ib = i0; ib < i1; ib += 8) {
-			int ni = i1 - ib < 8 ? i1 - ib : 8;
+		for (int ib = i0; ib < i1; ib += 4) {
+			int ni = i1 - ib < 4 ? i1 - ib : 4;
 
-			scan_rows(c, ib, ni, rs, re, nrow, cnt);
+			scan_group(c, ib, ni, rs, re, nrow, cnt);
 			for (int t = 0; t < ni; t++) {
 				int *list = c->nl + (size_t)(ib + t) * c->stride;
 

@@ -108,6 +108,7 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 	long warm = cfg.steps / 5 > 50 ? cfg.steps / 5 : 50;
 	FILE *fc = NULL;
 
+	cfg.trajectory[0] = '\0';	/* a benchmark writes no trajectory */
 	if (csv) {
 		fc = fopen(csv, "w");
 		if (!fc) {

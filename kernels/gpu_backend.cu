@@ -30,10 +30,8 @@ typedef struct gpu_ctx {
 	int graphs_ok, use_cond;
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
-	int *h_id;		/* pinned download staging (lazy) */
-	double4_32a *h_x, *h_v;
-	float4 *h_f;
-	int4 *h_img;
+	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
+	int *d_fimg, *d_ftype;
 	long long step0;	/* host step at init */
 	md_stats stats;
 	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
@@ -478,11 +476,11 @@ static void gpu_destroy(md_backend *b)
 		cudaFreeHost(c->h_status);
 	if (c->h_acc)
 		cudaFreeHost(c->h_acc);
-	cudaFreeHost(c->h_id);
-	cudaFreeHost(c->h_x);
-	cudaFreeHost(c->h_v);
-	cudaFreeHost(c->h_f);
-	cudaFreeHost(c->h_img);
+	cudaFree(c->d_fx);
+	cudaFree(c->d_fv);
+	cudaFree(c->d_ff);
+	cudaFree(c->d_fimg);
+	cudaFree(c->d_ftype);
 	if (c->stream)
 		cudaStreamDestroy(c->stream);
 	if (c->stream_body)
@@ -652,84 +650,51 @@ static int gpu_thermo(md_backend *b, md_thermo *th)
 	return 0;
 }
 
-/* Pinned host staging for downloads, allocated at the first one. */
-static int ensure_host_buffers(gpu_ctx *c)
+/* Device buffers of a frame in host layout, allocated at the first download. */
+static int ensure_frame_buffers(gpu_ctx *c)
 {
-	size_t n = (size_t)c->s.n;
+	size_t n3 = 3 * (size_t)c->s.n;
 
-	if (c->h_id)
+	if (c->d_fx)
 		return 0;
-	if (cudaMallocHost((void **)&c->h_id, n * sizeof(int)) != cudaSuccess ||
-	    cudaMallocHost((void **)&c->h_x, n * sizeof(double4_32a)) != cudaSuccess ||
-	    cudaMallocHost((void **)&c->h_v, n * sizeof(double4_32a)) != cudaSuccess ||
-	    cudaMallocHost((void **)&c->h_f, n * sizeof(float4)) != cudaSuccess ||
-	    cudaMallocHost((void **)&c->h_img, n * sizeof(int4)) != cudaSuccess) {
-		fprintf(stderr, "mdsim: cannot allocate %.1f MB of pinned host memory\n",
-			n * 104.0 / 1e6);
+	if (cudaMalloc(&c->d_fx, n3 * sizeof(double)) != cudaSuccess ||
+	    cudaMalloc(&c->d_fv, n3 * sizeof(double)) != cudaSuccess ||
+	    cudaMalloc(&c->d_ff, n3 * sizeof(double)) != cudaSuccess ||
+	    cudaMalloc(&c->d_fimg, n3 * sizeof(int)) != cudaSuccess ||
+	    cudaMalloc(&c->d_ftype, (size_t)c->s.n * sizeof(int)) != cudaSuccess) {
+		fprintf(stderr, "mdsim: cannot allocate %.1f MB of GPU memory for output frames\n",
+			n3 * 40.0 / 1e6);
 		return MD_EXIT_SIM;
 	}
 	return 0;
 }
 
+/*
+ * The GPU wraps and reorders the frame (k_frame); the host receives
+ * contiguous arrays straight into st. Only requested fields travel.
+ */
 static int gpu_download(md_backend *b, md_state *st, unsigned fields)
 {
 	gpu_ctx *c = (gpu_ctx *)b->ctx;
-	int n = c->s.n, i, d, rc = ensure_host_buffers(c);
-	int *id = c->h_id;
-	double4_32a *x = c->h_x, *v = c->h_v;
-	float4 *f = c->h_f;
-	int4 *im = c->h_img;
+	size_t n = (size_t)c->s.n, n3 = 3 * n;
+	int rc = ensure_frame_buffers(c);
 
 	if (rc)
 		return rc;
-	gpu_copy(c, id, c->s.id, sizeof(int) * n, cudaMemcpyDeviceToHost);
-	gpu_copy(c, x, c->s.x, sizeof(double4_32a) * n, cudaMemcpyDeviceToHost);
-	if (fields & (MD_F_X | MD_F_IMAGE))
-		gpu_copy(c, im, c->s.img, sizeof(int4) * n, cudaMemcpyDeviceToHost);
+	gpu_enqueue_frame(&c->s, fields, c->d_fx, c->d_fv, c->d_ff, c->d_fimg,
+			  c->d_ftype, c->stream);
+	if (st->type)
+		gpu_copy(c, st->type, c->d_ftype, n * sizeof(int), cudaMemcpyDeviceToHost);
+	if (fields & MD_F_X)
+		gpu_copy(c, st->x, c->d_fx, n3 * sizeof(double), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_V)
-		gpu_copy(c, v, c->s.v, sizeof(double4_32a) * n, cudaMemcpyDeviceToHost);
+		gpu_copy(c, st->v, c->d_fv, n3 * sizeof(double), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_F)
-		gpu_copy(c, f, c->s.f, sizeof(float4) * n, cudaMemcpyDeviceToHost);
+		gpu_copy(c, st->f, c->d_ff, n3 * sizeof(double), cudaMemcpyDeviceToHost);
+	if (fields & MD_F_IMAGE)
+		gpu_copy(c, st->image, c->d_fimg, n3 * sizeof(int), cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
 	st->step = c->h_status->step;
-	for (i = 0; i < n; i++) {
-		int o = id[i];
-		double p[3] = { x[i].x, x[i].y, x[i].z };
-		int m[3] = { 0, 0, 0 };
-
-		if (fields & (MD_F_X | MD_F_IMAGE)) {
-			m[0] = im[i].x;
-			m[1] = im[i].y;
-			m[2] = im[i].z;
-		}
-		st->type[o] = (int)x[i].w;
-		for (d = 0; d < 3; d++) {
-			double L = c->s.dbox[d], sh = floor(p[d] / L);
-
-			if (fields & (MD_F_X | MD_F_IMAGE)) {
-				p[d] -= sh * L;
-				m[d] += (int)sh;
-				if (p[d] >= L) {
-					p[d] -= L;
-					m[d]++;
-				}
-			}
-			if (fields & MD_F_X)
-				st->x[3 * o + d] = p[d];
-			if (fields & MD_F_IMAGE)
-				st->image[3 * o + d] = m[d];
-		}
-		if (fields & MD_F_V) {
-			st->v[3 * o] = v[i].x;
-			st->v[3 * o + 1] = v[i].y;
-			st->v[3 * o + 2] = v[i].z;
-		}
-		if (fields & MD_F_F) {
-			st->f[3 * o] = f[i].x;
-			st->f[3 * o + 1] = f[i].y;
-			st->f[3 * o + 2] = f[i].z;
-		}
-	}
 	return 0;
 }
 

@@ -113,8 +113,10 @@ test: deps
 test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 	BUILD=$(BUILD) bash tests/run_all.sh $(GPU_BINS) $(wildcard tests/gpu_*_test.sh)
 
+# every force strategy on bench_lj.ini (32,000 particles): table, CSV, chart
 bench: $(BUILD)/mdsim
-	./$(BUILD)/mdsim configs/bench_lj.ini
+	./$(BUILD)/mdsim configs/bench_lj.ini --bench --steps 1000 --csv $(BUILD)/bench.csv
+	-/usr/bin/python3 tools/plot_bench.py $(BUILD)/bench.csv -o $(BUILD)/bench.png
 
 clean:
 	rm -rf build build-asan

@@ -810,12 +810,40 @@ static int compute_forces(cpu_ctx *c)
 }
 
 /*
+ * Kick(s) and drift of owned particle i; returns its squared displacement
+ * since the last build. d = 3 is the zero fourth component.
+ */
+static inline double kick_one(double *restrict x, double *restrict v,
+			      const double *restrict f,
+			      const double *restrict x0, int i, int kick2,
+			      double hdtm, double dt)
+{
+	double d2 = 0.0;
+
+	for (int d = 0; d < 4; d++) {
+		double vv = v[4 * i + d], xx;
+
+		if (kick2)
+			vv += hdtm * f[4 * i + d];
+		vv += hdtm * f[4 * i + d];
+		v[4 * i + d] = vv;
+		xx = x[4 * i + d] + dt * vv;
+		x[4 * i + d] = xx;
+		xx -= x0[4 * i + d];
+		d2 += xx * xx;
+	}
+	return d2;
+}
+
+/*
  * One pass over the owned particles: with `kick2`, the second half kick of
  * the previous step (v += dt/2m f); then the first half kick of this step
- * and the drift; returns the largest squared displacement since the last
- * build. Then, unless a rebuild comes (decided here, as need_rebuild
- * would), the ghost positions, in the same parallel region. Each element
- * sees the same operations in the same order as with separate loops.
+ * and the drift; the largest squared displacement since the last build
+ * decides the rebuild (as before: skin/2, or every `every` steps; and
+ * always when a displacement is not finite, so that the rebuild reports
+ * the blown-up particle). Then, unless a rebuild comes, the ghost
+ * positions, in the same parallel region. Each element sees the same
+ * operations in the same order as with separate loops.
  */
 static int kick_drift(cpu_ctx *c, int kick2, int *rebuild_now)
 {
@@ -828,33 +856,68 @@ static int kick_drift(cpu_ctx *c, int kick2, int *rebuild_now)
 	const int *restrict own = c->gown;
 	double mx = 0.0, t0 = md_now(), t1 = t0;
 	int every = c->cfg.every > 0 && c->since_build + 1 >= c->cfg.every;
-	int check = c->cfg.check, now = every;
+	int check = c->cfg.check, now = every, bad = 0;
 
 #pragma omp parallel
 	{
-#pragma omp for schedule(static) reduction(max:mx)
-		for (int i = 0; i < n; i++) {
-			double d2 = 0.0;
+#if CPU_AVX512
+		/*
+		 * Two particles per register. The displacement sum per
+		 * particle, (d0^2 + d1^2) + (d2^2 + 0), rounds as kick_one's
+		 * does (d3 is exactly 0).
+		 */
+		__m512d vmx = _mm512_setzero_pd();
+		const __m512d H = _mm512_set1_pd(hdtm), DT = _mm512_set1_pd(dt);
+		__mmask8 nan = 0;
 
-			for (int d = 0; d < 4; d++) {	/* d = 3: all zero */
-				double vv = v[4 * i + d], xx;
+#pragma omp for schedule(static) nowait
+		for (int p = 0; p < n / 2; p++) {
+			__m512d ff = _mm512_load_pd(f + 8 * (size_t)p);
+			__m512d vv = _mm512_load_pd(v + 8 * (size_t)p), xx, dd;
 
-				if (kick2)
-					vv += hdtm * f[4 * i + d];
-				vv += hdtm * f[4 * i + d];
-				v[4 * i + d] = vv;
-				xx = x[4 * i + d] + dt * vv;
-				x[4 * i + d] = xx;
-				xx -= x0[4 * i + d];
-				d2 += xx * xx;
-			}
-			mx = d2 > mx ? d2 : mx;
+			if (kick2)
+				vv = _mm512_add_pd(vv, _mm512_mul_pd(H, ff));
+			vv = _mm512_add_pd(vv, _mm512_mul_pd(H, ff));
+			_mm512_store_pd(v + 8 * (size_t)p, vv);
+			xx = _mm512_add_pd(_mm512_load_pd(x + 8 * (size_t)p),
+					   _mm512_mul_pd(DT, vv));
+			_mm512_store_pd(x + 8 * (size_t)p, xx);
+			dd = _mm512_sub_pd(xx, _mm512_load_pd(x0 + 8 * (size_t)p));
+			dd = _mm512_mul_pd(dd, dd);
+			dd = _mm512_add_pd(dd, _mm512_permute_pd(dd, 0x55));
+			dd = _mm512_add_pd(dd, _mm512_permutex_pd(dd, 0x4e));
+			vmx = _mm512_max_pd(vmx, dd);
+			nan |= _mm512_cmp_pd_mask(dd, dd, _CMP_UNORD_Q);
 		}
-		/* the reduction is complete after the implied barrier */
+#pragma omp critical
+		{
+			double m8 = _mm512_reduce_max_pd(vmx);
+
+			mx = m8 > mx ? m8 : mx;
+			bad |= nan != 0;
+		}
+#pragma omp single
+		if (n & 1) {
+			double d2 = kick_one(x, v, f, x0, n - 1, kick2, hdtm, dt);
+
+			mx = d2 > mx ? d2 : mx;
+			bad |= d2 != d2;
+		}
+		/* implied barrier: mx and bad are complete */
+#else
+#pragma omp for schedule(static) reduction(max:mx) reduction(|:bad)
+		for (int i = 0; i < n; i++) {
+			double d2 = kick_one(x, v, f, x0, i, kick2, hdtm, dt);
+
+			mx = d2 > mx ? d2 : mx;
+			bad |= d2 != d2;
+		}
+		/* implied barrier: mx and bad are complete */
+#endif
 #pragma omp single
 		{
 			t1 = md_now();
-			if (check && !(mx <= lim))	/* NaN also rebuilds */
+			if (bad || (check && !(mx <= lim)))
 				now = 1;
 		}
 		if (!now) {

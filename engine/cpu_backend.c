@@ -91,10 +91,6 @@ typedef struct cpu_ctx {
 	int *cell_start;	/* ncell + 1, into the binned copy */
 	int *ocell_start;	/* ncell + 1, into the owned particles */
 	int *cnt;		/* ncell + 1, scratch */
-	/* per-thread candidate buffers of the list build: cbcap each */
-	double *cbuf;		/* x, y, z */
-	int *cjbuf;		/* binned index */
-	int cbcap, cb_threads;
 	/* neighbour list */
 	int *nl, *nn, maxnb, stride;
 	double rl, rlist2;
@@ -134,7 +130,7 @@ static void cpu_destroy(md_backend *b)
 	free(c->v2); free(c->f2); free(c->img2); free(c->id2); free(c->type2);
 	free(c->cell_of2);
 	free(c->cell_of); free(c->order); free(c->cell_start); free(c->cnt);
-	free(c->ocell_start); free(c->cbuf); free(c->cjbuf);
+	free(c->ocell_start);
 	free(c->nl); free(c->nn); free(c->gown); free(c->gsh); free(c->bidx);
 	free(c->bcell); free(c->pbuf);
 	free(c);
@@ -549,29 +545,6 @@ static int build_list(cpu_ctx *c)
 	return maxseen;
 }
 
-/* Candidate buffers for every thread, for up to all owned + ghosts. */
-static int grow_cand(cpu_ctx *c)
-{
-	int nth = 1, cap = (c->n + c->ng + 16 + 7) & ~7;
-
-#ifdef _OPENMP
-	nth = omp_get_max_threads();
-#endif
-	if (cap <= c->cbcap && nth <= c->cb_threads)
-		return 0;
-	cap += cap / 8;
-	cap = (cap + 7) & ~7;
-	free(c->cbuf);
-	free(c->cjbuf);
-	c->cbuf = xalloc(sizeof(double) * 3 * (size_t)cap * (size_t)nth);
-	c->cjbuf = xalloc(sizeof(int) * (size_t)cap * (size_t)nth);
-	if (!c->cbuf || !c->cjbuf)
-		return -1;
-	c->cbcap = cap;
-	c->cb_threads = nth;
-	return 0;
-}
-
 static int rebuild(cpu_ctx *c)
 {
 	double t0 = md_now();
@@ -581,7 +554,7 @@ static int rebuild(cpu_ctx *c)
 	if (rc)
 		return rc;
 	sort_by_cell(c);
-	if (make_ghosts(c) || grow_cand(c)) {
+	if (make_ghosts(c)) {
 		fprintf(stderr, "mdsim: step %ld: out of host memory for %d ghost particles\n",
 			c->step, c->ng);
 		return MD_EXIT_SIM;

@@ -35,8 +35,15 @@ typedef struct cfg_key {
 #define BIG 1e300
 
 static const cfg_key cfg_keys[] = {
-	{ "system", "lattice", T_ENUM, OFF(lattice), "fcc", 0, 0, "fcc", 0, "",
-	  "initial structure: fcc lattice", 0 },
+	{ "system", "lattice", T_ENUM, OFF(lattice), "fcc", 0, 0, "fcc|xyz|random", 0, "",
+	  "initial structure: fcc lattice (density, cells), an XYZ file (file) or random placement (density, particles, min_distance)", 0 },
+	{ "system", "file", STR(structure_file), "", 0, 0, NULL, 0, "",
+	  "lattice = xyz: extended XYZ (box in Lattice=\"...\") or plain \"Lx Ly Lz / N / type x y z [vx vy vz]\"; velocities, when given, are kept",
+	  LEN(structure_file) },
+	{ "system", "particles", T_LONG, OFF(particles), "0", 0, 2e9, NULL, 0, "",
+	  "lattice = random: number of particles (cubic box from the density)", 0 },
+	{ "system", "min_distance", T_DOUBLE, OFF(min_distance), "0.5", 0, 10, NULL, 0,
+	  "sigma", "smallest allowed pair distance in an XYZ file or a random placement", 0 },
 	{ "system", "density", T_DOUBLE, OFF(density), NULL, 1e-6, 5.0, NULL, 0,
 	  "sigma^-3", "number density of the lattice", 0 },
 	{ "system", "cells", T_INT3, OFF(cells), NULL, 1, 1000, NULL, 0, "",
@@ -70,6 +77,9 @@ static const cfg_key cfg_keys[] = {
 	  "steps", "thermo line interval (0: first and last step only)", 0 },
 	{ "run", "progress", T_ENUM, OFF(progress), "auto", 0, 0, "auto|off|on", -1,
 	  "", "progress line with steps/s and ETA (auto: when stderr is a terminal)", 0 },
+	{ "run", "max_temperature", T_DOUBLE, OFF(max_temperature), "0", 0, BIG,
+	  NULL, 0, "eps/k_B", "stop with exit 3 when the temperature exceeds this "
+	  "(checked after every chunk of steps; 0: no limit); non-finite energies always stop the run", 0 },
 	{ "backend", "device", T_ENUM, OFF(device), "auto", 0, 0, "auto|cpu|cuda", 0,
 	  "", "auto: the GPU when one is present, else the CPU", 0 },
 	{ "backend", "strategy", T_ENUM, OFF(strategy), "auto", 0, 0,
@@ -238,8 +248,8 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 	switch (k->type) {
 	case T_DOUBLE:
 		if (parse_double(v, &d)) {
-			fprintf(err, "mdsim: %s: [%s] %s: expected a number, got \"%s\"\n",
-				loc, k->section, k->key, v);
+			fprintf(err, "mdsim: %s: [%s] %s: expected a finite number in [%g, %g], got \"%s\"\n",
+				loc, k->section, k->key, k->min, k->max, v);
 			return MD_EXIT_INPUT;
 		}
 		if (d < k->min || d > k->max)
@@ -270,8 +280,8 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 	case T_INT:
 	case T_LONG:
 		if (parse_long(v, &l)) {
-			fprintf(err, "mdsim: %s: [%s] %s: expected an integer, got \"%s\"\n",
-				loc, k->section, k->key, v);
+			fprintf(err, "mdsim: %s: [%s] %s: expected an integer in [%g, %g], got \"%s\"\n",
+				loc, k->section, k->key, k->min, k->max, v);
 			return MD_EXIT_INPUT;
 		}
 		if ((double)l < k->min || (double)l > k->max)
@@ -320,8 +330,8 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 			x = strtol(p, &end, 10);
 			if (end == p || errno == ERANGE ||
 			    (*end && !isspace((unsigned char)*end))) {
-				fprintf(err, "mdsim: %s: [%s] %s: expected three integers, got \"%s\"\n",
-					loc, k->section, k->key, v);
+				fprintf(err, "mdsim: %s: [%s] %s: expected three integers in [%g, %g], got \"%s\"\n",
+					loc, k->section, k->key, k->min, k->max, v);
 				return MD_EXIT_INPUT;
 			}
 			if (x < k->min || x > k->max)
@@ -332,8 +342,8 @@ static int set_value(md_config *cfg, const cfg_key *k, const char *v,
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p) {
-			fprintf(err, "mdsim: %s: [%s] %s: expected three integers, got \"%s\"\n",
-				loc, k->section, k->key, v);
+			fprintf(err, "mdsim: %s: [%s] %s: expected three integers in [%g, %g], got \"%s\"\n",
+				loc, k->section, k->key, k->min, k->max, v);
 			return MD_EXIT_INPUT;
 		}
 		return 0;
@@ -384,6 +394,14 @@ static char *cfg_reader(char *str, int num, void *stream)
 	if (len < 0)
 		return NULL;
 	p->line++;
+	if (memchr(p->buf, '\0', (size_t)len)) {	/* inih would cut it there */
+		fprintf(p->err, "mdsim: %s:%d: line contains a NUL byte (not a text file?)\n",
+			p->path, p->line);
+		p->errors++;
+		str[0] = '\n';
+		str[1] = '\0';
+		return str;
+	}
 	if (len > num - 3) {
 		const char *eq = strchr(p->buf, '=');
 		const char *k = p->buf;
@@ -441,31 +459,46 @@ static int cfg_handler(void *user, const char *section, const char *name,
 	return 1;
 }
 
-int cfg_load(md_config *cfg, const char *path, FILE *err)
+int cfg_load_stream(md_config *cfg, FILE *fp, const char *name, FILE *err)
 {
 	cfg_parse p;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
+	p.fp = fp;
 	p.err = err;
-	p.path = path;
-	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
-	p.fp = fopen(path, "r");
-	if (!p.fp) {
-		fprintf(err, "mdsim: %s: cannot open: %s\n", path, strerror(errno));
-		return MD_EXIT_INPUT;
-	}
+	p.path = name;
+	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	ini_allow_multiline = false;
 	rc = ini_parse_stream(cfg_reader, &p, cfg_handler, &p);
-	fclose(p.fp);
 	free(p.buf);
+	if (ferror(fp)) {	/* getline failed: a directory, an I/O error */
+		fprintf(err, "mdsim: %s:%d: cannot read: %s\n", name, p.line + 1,
+			strerror(errno));
+		return MD_EXIT_INPUT;
+	}
 	if (rc > 0 && !p.errors)	/* a syntax error inih found itself */
 		fprintf(err, "mdsim: %s:%d: syntax error (expected [section] or key = value)\n",
-			path, rc);
+			name, rc);
 	if (rc != 0 || p.errors)
 		return MD_EXIT_INPUT;
 	return 0;
+}
+
+int cfg_load(md_config *cfg, const char *path, FILE *err)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp) {
+		snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+		fprintf(err, "mdsim: %s: cannot open: %s\n", path, strerror(errno));
+		return MD_EXIT_INPUT;
+	}
+	rc = cfg_load_stream(cfg, fp, path, err);
+	fclose(fp);
+	return rc;
 }
 
 int cfg_set(md_config *cfg, const char *a, FILE *err)
@@ -503,17 +536,107 @@ void cfg_box(const md_config *cfg, double box[3])
 	double a = cbrt(4.0 / cfg->density);
 	int d;
 
-	for (d = 0; d < 3; d++)
-		box[d] = a * cfg->cells[d];
+	for (d = 0; d < 3; d++)	/* random: a cube holding N at the density */
+		box[d] = !strcmp(cfg->lattice, "random") ?
+			 cbrt(cfg->particles / cfg->density) : a * cfg->cells[d];
+}
+
+/* Location of key section.key in messages: "file:line", "file" (a
+ * default) or "--set". */
+static void key_where(const md_config *cfg, const char *section,
+		      const char *key, char *buf, size_t n)
+{
+	int k = find_key(section, key), line = k < 0 ? 0 : cfg->given_line[k];
+
+	if (line < 0)
+		snprintf(buf, n, "--set");
+	else if (line > 0)
+		snprintf(buf, n, "%s:%d", cfg->path, line);
+	else
+		snprintf(buf, n, "%s", cfg->path);
+}
+
+double cfg_host_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	double kb = -1.0;
+
+	if (!f)
+		return -1.0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb > 0.0 ? kb * 1024.0 : -1.0;
+}
+
+long cfg_particles(const md_config *cfg)
+{
+	if (!strcmp(cfg->lattice, "xyz"))
+		return -1;
+	if (!strcmp(cfg->lattice, "random"))
+		return cfg->particles;
+	return 4L * cfg->cells[0] * cfg->cells[1] * cfg->cells[2];
+}
+
+double cfg_host_bytes(const md_config *cfg, int cpu)
+{
+	double n = cfg_particles(cfg) > 0 ? (double)cfg_particles(cfg) : 0.0;
+	double rl = cfg->cutoff + cfg->skin;
+	/* md_state: x, v, f, image, type */
+	double per = 3 * 8 * 3 + 3 * 4 + 4;
+
+	if (cfg->trajectory[0])	/* two frame buffers, every field */
+		per += 2.0 * (3 * 8 * 3 + 3 * 4 + 4);
+	if (cpu) {
+		/* cpu_backend.c: 4-double particle arrays (x, v, f, x0, tmp,
+		 * v2, f2), ints (images, ids, cells, ...), and the full list:
+		 * 1.3 x the neighbours within rl, padded; 10% for ghosts */
+		double nb = 1.3 * 4.18879020478639 * rl * rl * rl * cfg->density + 40.0;
+
+		per += 1.1 * (7 * 32 + 2 * 12 + 9 * 4 + 4.0 * nb);
+	} else {
+		per += 3 * 8 * 3;	/* pinned download buffers */
+	}
+	return n * per;
+}
+
+int cfg_check_memory(const md_config *cfg, int cpu, FILE *err)
+{
+	double need = cfg_host_bytes(cfg, cpu), avail = cfg_host_available();
+	char loc[600];
+
+	if (avail < 0.0 || need <= avail)
+		return 0;
+	key_where(cfg, "system", "cells", loc, sizeof(loc));
+	fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells (%.0f particles) need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer cells\n",
+		loc, cfg->cells[0], cfg->cells[1], cfg->cells[2],
+		4.0 * cfg->cells[0] * cfg->cells[1] * cfg->cells[2],
+		need / 1073741824.0, cpu ? " on the CPU backend" : "",
+		avail / 1073741824.0);
+	return MD_EXIT_INPUT;
+}
+
+/* Keys required only by some initial structures. */
+static int lattice_exempt(const md_config *cfg, const cfg_key *k)
+{
+	if (!strcmp(cfg->lattice, "xyz"))
+		return k->off == OFF(density) || k->off == OFF(cells);
+	if (!strcmp(cfg->lattice, "random"))
+		return k->off == OFF(cells);
+	return 0;
 }
 
 int cfg_validate(md_config *cfg, FILE *err)
 {
 	double box[3];
+	char loc[600];
 	int i, bad = 0;
 
 	for (i = 0; i < NKEYS; i++)
-		if (!cfg_keys[i].def && !cfg->given_line[i]) {
+		if (!cfg_keys[i].def && !cfg->given_line[i] &&
+		    !lattice_exempt(cfg, &cfg_keys[i])) {
 			fprintf(err, "mdsim: %s: [%s] %s: required key is missing\n",
 				cfg->path, cfg_keys[i].section, cfg_keys[i].key);
 			bad = 1;
@@ -522,38 +645,65 @@ int cfg_validate(md_config *cfg, FILE *err)
 		return MD_EXIT_INPUT;
 	cfg->hybrid_ratio_given = cfg->given_line[find_key("backend", "hybrid_ratio")] != 0;
 	if (!cfg->check && cfg->every == 0) {
+		key_where(cfg, "neighbor", "check", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [neighbor] check: with check = false, every must be > 0 (the list would never be rebuilt)\n",
-			cfg->path);
+			loc);
+		return MD_EXIT_INPUT;
+	}
+	if (!strcmp(cfg->lattice, "xyz") && !cfg->structure_file[0]) {
+		key_where(cfg, "system", "lattice", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] file: lattice = xyz needs the structure file\n", loc);
+		return MD_EXIT_INPUT;
+	}
+	if (!strcmp(cfg->lattice, "random") && cfg->particles < 2) {
+		key_where(cfg, "system", "lattice", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] particles: lattice = random needs particles >= 2\n", loc);
 		return MD_EXIT_INPUT;
 	}
 	cfg_box(cfg, box);
-	for (i = 0; i < 3; i++)
-		if (box[i] < 2.0 * (cfg->cutoff + cfg->skin)) {
-			int k = find_key("system", "cells");
-			char loc[600];
-
-			where(loc, sizeof(loc), cfg->path, cfg->given_line[k]);
+	for (i = 0; i < 3 && strcmp(cfg->lattice, "xyz"); i++)
+		if (!(box[i] >= 2.0 * (cfg->cutoff + cfg->skin))) {
+			key_where(cfg, "system", "cells", loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [system] cells: box edge %c = %.4g is shorter than 2 x (cutoff + skin) = %.4g; use more cells\n",
 				loc, "xyz"[i], box[i], 2.0 * (cfg->cutoff + cfg->skin));
 			return MD_EXIT_INPUT;
 		}
 	if ((double)cfg->cells[0] * cfg->cells[1] * cfg->cells[2] * 4.0 > 2.0e9) {
-		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells is more than 2e9 particles\n",
-			cfg->path, cfg->cells[0], cfg->cells[1], cfg->cells[2]);
+		key_where(cfg, "system", "cells", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells is more than 2e9 particles (the accepted maximum)\n",
+			loc, cfg->cells[0], cfg->cells[1], cfg->cells[2]);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->threads_per_particle &&
 	    (cfg->threads_per_particle & (cfg->threads_per_particle - 1))) {
-		fprintf(err, "mdsim: %s: [backend] threads_per_particle: %d is not a power of two\n",
-			cfg->path, cfg->threads_per_particle);
+		key_where(cfg, "backend", "threads_per_particle", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [backend] threads_per_particle: %d is not a power of two (accepted: 0, 1, 2, 4, 8, 16, 32)\n",
+			loc, cfg->threads_per_particle);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->block_size && cfg->block_size % 32) {
-		fprintf(err, "mdsim: %s: [backend] block_size: %d is not a multiple of 32\n",
-			cfg->path, cfg->block_size);
+		key_where(cfg, "backend", "block_size", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [backend] block_size: %d is not a multiple of 32 (accepted: 0 or 32, 64, ..., 1024)\n",
+			loc, cfg->block_size);
 		return MD_EXIT_INPUT;
 	}
-	return 0;
+	if (cfg->max_temperature > 0.0 && !cfg->restart[0] &&
+	    cfg->temperature > cfg->max_temperature) {
+		key_where(cfg, "run", "max_temperature", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [run] max_temperature: %g is below the start temperature %g (accepted: 0 = no limit, or >= system.temperature)\n",
+			loc, cfg->max_temperature, cfg->temperature);
+		return MD_EXIT_INPUT;
+	}
+	if (cfg->append && !cfg->trajectory[0]) {
+		key_where(cfg, "output", "append", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [output] append: append = true needs output.trajectory (the file to continue)\n",
+			loc);
+		return MD_EXIT_INPUT;
+	}
+	/* the host state is needed by every backend; the CPU backend's own
+	 * arrays are checked here when it is asked for, else by the run once
+	 * it falls back to the CPU (engine/sim.c) */
+	return cfg_check_memory(cfg, cfg->device == MD_BACKEND_CPU, err);
 }
 
 static void value_text(const md_config *cfg, const cfg_key *k, char *buf,
@@ -573,7 +723,8 @@ static void value_text(const md_config *cfg, const cfg_key *k, char *buf,
 		break;
 	}
 	case T_ENUM: {
-		int idx = k->off == OFF(lattice) ? 0 : *(const int *)base - k->enum_base;
+		int idx = k->off == OFF(lattice) ? match_choice(k->choices, cfg->lattice) :
+			  *(const int *)base - k->enum_base;
 		const char *p = k->choices;
 
 		while (idx-- > 0 && strchr(p, '|'))

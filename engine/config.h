@@ -22,6 +22,13 @@ void cfg_defaults(md_config *cfg);
 int cfg_load(md_config *cfg, const char *path, FILE *err);
 
 /*
+ * cfg_load_stream - cfg_load on an open stream (a file or a memory
+ * buffer: the fuzz harness); name stands for the file in messages. The
+ * stream is read to its end and left open. Returns 0 or MD_EXIT_INPUT.
+ */
+int cfg_load_stream(md_config *cfg, FILE *fp, const char *name, FILE *err);
+
+/*
  * cfg_set - apply one "section.key=value" override (from --set).
  * Returns 0 or MD_EXIT_INPUT after printing the error to err.
  */
@@ -33,8 +40,29 @@ int cfg_set(md_config *cfg, const char *assignment, FILE *err);
  */
 int cfg_validate(md_config *cfg, FILE *err);
 
+/*
+ * cfg_host_bytes - estimated host memory of a run of cfg: the particle
+ * state and trajectory buffers, plus the CPU backend's arrays and
+ * neighbour list when cpu is non-zero (else the GPU's host buffers).
+ */
+double cfg_host_bytes(const md_config *cfg, int cpu);
+
+/*
+ * cfg_check_memory - compare cfg_host_bytes with the available host memory
+ * (MemAvailable of /proc/meminfo; no check when unknown) before anything
+ * is allocated. Returns 0 or MD_EXIT_INPUT after a message naming
+ * [system] cells, the estimate and what is available.
+ */
+int cfg_check_memory(const md_config *cfg, int cpu, FILE *err);
+
+/* cfg_host_available - MemAvailable of /proc/meminfo in bytes, or -1. */
+double cfg_host_available(void);
+
 /* cfg_print_reference - the key reference (markdown table) to out. */
 void cfg_print_reference(FILE *out);
+
+/* cfg_particles - particle count the [system] keys give (-1: from the file). */
+long cfg_particles(const md_config *cfg);
 
 /* cfg_box - box edges implied by the lattice keys. */
 void cfg_box(const md_config *cfg, double box[3]);

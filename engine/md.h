@@ -36,7 +36,10 @@ extern const int md_strategy_tune[MD_STRAT_COUNT];	/* MD_TUNE_* flags */
 /* The validated run configuration (see engine/config.c for every key). */
 typedef struct md_config {
 	/* [system] */
-	char lattice[16];	/* "fcc" */
+	char lattice[16];	/* "fcc", "xyz" or "random" */
+	char structure_file[512];	/* lattice = xyz */
+	long particles;		/* lattice = random */
+	double min_distance;	/* sigma: XYZ check and random placement */
 	double density;		/* number density, sigma^-3        */
 	int cells[3];		/* fcc unit cells per direction    */
 	double temperature;	/* start temperature, eps/k_B      */
@@ -54,6 +57,7 @@ typedef struct md_config {
 	double dt;		/* tau */
 	long thermo_every;
 	int progress;		/* -1 auto (terminal), 0 off, 1 on */
+	double max_temperature;	/* stop (exit 3) above this; 0 = no limit */
 	/* [backend] */
 	int device;		/* enum md_viz_mode { MD_VIZ_OFF = 0, MD_VIZ_AUTO, MD_VIZ_ON, MD_VIZ_OFFSCREEN };
 

@@ -121,7 +121,7 @@ int md_output_restart(const md_config *cfg, md_state *st, FILE *out)
 {
 	char err[1024];
 	double t, box[3];
-	long n = 4L * cfg->cells[0] * cfg->cells[1] * cfg->cells[2];
+	long n = cfg_particles(cfg);
 	int rc, d, i;
 
 	h5md_quiet();
@@ -132,6 +132,10 @@ int md_output_restart(const md_config *cfg, md_state *st, FILE *out)
 		return rc;
 	}
 	cfg_box(cfg, box);
+	if (n < 0) {	/* the config reads an XYZ file: take the restart's own */
+		n = st->n;
+		memcpy(box, st->box, sizeof(box));
+	}
 	for (d = 0; d < 3 && st->n == n; d++)
 		if (fabs(st->box[d] - box[d]) > 1e-9 * box[d])
 			break;

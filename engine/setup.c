@@ -11,6 +11,7 @@
 #include <string.h>
 #include "config.h"
 #include "../kernels/md_rng.h"
+#include "xyz.h"
 
 int md_state_alloc(md_state *st, int n)
 {
@@ -41,6 +42,135 @@ void md_state_free(md_state *st)
 double md_dof(int n)
 {
 	return n > 1 ? 3.0 * n - 3.0 : 3.0 * n;
+}
+
+/*
+ * Random placement: particles one by one at uniform positions (Philox
+ * stream 7), each redrawn until it is at least min_distance from all
+ * placed ones (a cell grid keeps the test local).
+ */
+static int setup_random(const md_config *cfg, md_state *st)
+{
+	double box[3], dmin = cfg->min_distance, d2 = dmin * dmin;
+	long n = cfg->particles, i, ncell = 1;
+	int nc[3], d, *head = NULL, *next = NULL, rc = MD_EXIT_INPUT;
+	uint32_t draw = 0;
+
+	cfg_box(cfg, box);
+	if (md_state_alloc(st, (int)n)) {
+		fprintf(stderr, "mdsim: cannot allocate %ld particles on the host\n", n);
+		return MD_EXIT_SIM;
+	}
+	memcpy(st->box, box, sizeof(box));
+	for (d = 0; d < 3; d++) {
+		nc[d] = dmin > 0.0 ? (int)(box[d] / dmin) : 1;
+		nc[d] = nc[d] < 1 ? 1 : (nc[d] > 512 ? 512 : nc[d]);
+		ncell *= nc[d];
+	}
+	head = malloc(sizeof(int) * (size_t)ncell);
+	next = malloc(sizeof(int) * (size_t)n);
+	if (!head || !next)
+		goto out;
+	for (i = 0; i < ncell; i++)
+		head[i] = -1;
+	for (i = 0; i < n; i++) {
+		long tries;
+
+		for (tries = 0; tries < 100000; tries++) {
+			md_u4 ctr = { { (uint32_t)i, 7u, draw++, 0u } };
+			md_u4 r = md_philox(ctr, cfg->seed);
+			double p[3];
+			int cc[3], ok = 1, dx, dy, dz;
+
+			for (d = 0; d < 3; d++) {
+				p[d] = (md_u01(r.v[d]) - 1.0 / 4294967296.0) * box[d];
+				cc[d] = (int)(p[d] / box[d] * nc[d]) % nc[d];
+			}
+			for (dz = -1; dz <= 1 && ok; dz++)
+			for (dy = -1; dy <= 1 && ok; dy++)
+			for (dx = -1; dx <= 1 && ok; dx++) {
+				long c = ((long)((cc[2] + dz + nc[2]) % nc[2]) * nc[1] +
+					  (cc[1] + dy + nc[1]) % nc[1]) * nc[0] +
+					 (cc[0] + dx + nc[0]) % nc[0];
+				int j;
+
+				for (j = head[c]; j >= 0 && ok; j = next[j]) {
+					double r2 = 0.0;
+
+					for (d = 0; d < 3; d++) {
+						double u = p[d] - st->x[3 * j + d];
+
+						u -= box[d] * nearbyint(u / box[d]);
+						r2 += u * u;
+					}
+					ok = r2 >= d2;
+				}
+			}
+			if (ok) {
+				long c = ((long)cc[2] * nc[1] + cc[1]) * nc[0] + cc[0];
+
+				for (d = 0; d < 3; d++)
+					st->x[3 * i + d] = p[d];
+				next[i] = head[c];
+				head[c] = (int)i;
+				break;
+			}
+		}
+		if (tries == 100000) {
+			fprintf(stderr, "mdsim: %s: [system] min_distance: could not place particle %ld of %ld at least %g apart after 100000 tries; lower the density or min_distance\n",
+				cfg->path, i + 1, n, dmin);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(head);
+	free(next);
+	if (rc)
+		md_state_free(st);
+	return rc;
+}
+
+int md_setup_initial(const md_config *cfg, md_state *st, FILE *out)
+{
+	int rc, has_v = 0, d;
+
+	if (!strcmp(cfg->lattice, "xyz")) {
+		rc = md_xyz_read(cfg->structure_file, cfg->min_distance, st, &has_v,
+				 stderr);
+		if (rc)
+			return rc;
+		for (d = 0; d < 3; d++)
+			if (st->box[d] < 2.0 * (cfg->cutoff + cfg->skin)) {
+				fprintf(stderr, "mdsim: %s: box edge %c = %.4g is shorter than 2 x (cutoff + skin) = %.4g\n",
+					cfg->structure_file, "xyz"[d], st->box[d],
+					2.0 * (cfg->cutoff + cfg->skin));
+				md_state_free(st);
+				return MD_EXIT_INPUT;
+			}
+		for (d = 0; d < st->n; d++)
+			if (st->type[d] != 0) {
+				fprintf(stderr, "mdsim: %s: particle %d has type %d; this mdsim runs one particle type (mixtures are not implemented yet)\n",
+					cfg->structure_file, d + 1, st->type[d]);
+				md_state_free(st);
+				return MD_EXIT_INPUT;
+			}
+		if (!cfg->quiet && out)
+			fprintf(out, "Read %d particles from %s (box %g x %g x %g, %s)\n",
+				st->n, cfg->structure_file, st->box[0], st->box[1],
+				st->box[2], has_v ? "with velocities" : "velocities from the temperature");
+	} else if (!strcmp(cfg->lattice, "random")) {
+		rc = setup_random(cfg, st);
+		if (rc)
+			return rc;
+	} else {
+		rc = md_setup_lattice(cfg, st);
+		if (rc)
+			return rc;
+	}
+	if (!has_v)
+		md_setup_velocities(cfg, st);
+	return 0;
 }
 
 int md_setup_lattice(const md_config *cfg, md_state *st)

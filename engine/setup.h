@@ -5,6 +5,7 @@
 #ifndef MD_SETUP_H
 #define MD_SETUP_H
 
+#include <stdio.h>
 #include "md.h"
 
 /* md_state_alloc - allocate the arrays for n particles (zeroed); 0 or -1. */
@@ -22,6 +23,14 @@ int md_setup_lattice(const md_config *cfg, md_state *st);
  * momentum removed and scaled so that 2 KE / (3N - 3) = T exactly.
  */
 void md_setup_velocities(const md_config *cfg, md_state *st);
+
+/*
+ * md_setup_initial - the initial state the [system] keys describe: fcc
+ * lattice, XYZ file (velocities kept when the file has them) or random
+ * placement; velocities drawn at system.temperature otherwise.
+ * Returns 0 or an MD_EXIT_* code after a message naming the input.
+ */
+int md_setup_initial(const md_config *cfg, md_state *st, FILE *out);
 
 /* md_kinetic - 0.5 m sum v^2 over the state. */
 double md_kinetic(const md_state *st, double mass);

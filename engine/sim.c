@@ -5,9 +5,11 @@
  */
 #include "sim.h"
 
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include "config.h"
 #include "output.h"
 #include "setup.h"
 #include "thermo.h"
@@ -36,6 +38,11 @@ void md_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+int md_stop_requested(void)
+{
+	return (int)stop_signal;
+}
+
 int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 {
 	const md_backend_ops *ops = &md_cpu_backend;
@@ -47,11 +54,9 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	rc = md_output_check(cfg, stderr);	/* before any work */
 	if (!rc)
 		rc = cfg->restart[0] ? md_output_restart(cfg, &sim->st, out) :
-			md_setup_lattice(cfg, &sim->st);
+			md_setup_initial(cfg, &sim->st, out);
 	if (rc)
 		return rc;
-	if (!cfg->restart[0])
-		md_setup_velocities(cfg, &sim->st);
 
 	if (kind != MD_BACKEND_CPU) {
 		int ok = gpu_backend_ops() && gpu_probe(cfg->gpu_id, gpu, sizeof(gpu));
@@ -74,6 +79,12 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	} else {
 		kind = MD_BACKEND_CPU;
 	}
+	/* auto fell back to the CPU: its arrays were not estimated yet */
+	if (kind == MD_BACKEND_CPU && cfg->device != MD_BACKEND_CPU) {
+		rc = cfg_check_memory(cfg, 1, stderr);
+		if (rc)
+			return rc;
+	}
 	sim->backend_kind = kind;
 	sim->be.ops = ops;
 	return ops->init(&sim->be, &sim->cfg, &sim->st);
@@ -84,6 +95,60 @@ void md_sim_destroy(md_sim *sim)
 	if (sim->be.ops && sim->be.ops->destroy)
 		sim->be.ops->destroy(&sim->be);
 	md_state_free(&sim->st);
+}
+
+/*
+ * blew_up - after a chunk of steps: the thermo totals of the current state
+ * into *th, and MD_EXIT_SIM after a message naming the step and a particle
+ * when an energy is not finite or the temperature is above
+ * run.max_temperature (the backend itself reports non-finite and escaped
+ * positions at its rebuilds). The particle: the first one with a
+ * non-finite position or velocity, else the fastest.
+ */
+static int blew_up(md_sim *sim, md_thermo *th)
+{
+	const md_config *c = &sim->cfg;
+	md_backend *be = &sim->be;
+	md_state *st = &sim->st;
+	md_thermo_vals tv;
+	double vmax = -1.0;
+	int rc, i, who = -1, nonfinite = 0;
+
+	rc = be->ops->thermo(be, th);
+	if (rc)
+		return rc;
+	md_thermo_derive(th, st->n, st->box, &tv);
+	if (isfinite(th->pe) && isfinite(th->ke) && isfinite(th->virial) &&
+	    !(c->max_temperature > 0.0 && tv.temp > c->max_temperature))
+		return 0;
+	/* the failure path: one download to name a particle */
+	if (be->ops->download(be, st, MD_F_X | MD_F_V) == 0)
+		for (i = 0; i < st->n && !nonfinite; i++) {
+			const double *x = &st->x[3 * i], *v = &st->v[3 * i];
+			double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+
+			if (!isfinite(x[0] + x[1] + x[2] + v2)) {
+				who = i;
+				nonfinite = 1;
+			} else if (v2 > vmax) {
+				vmax = v2;
+				who = i;
+			}
+		}
+	fprintf(stderr, "mdsim: step %ld: the simulation blew up: ", th->step);
+	if (!isfinite(th->pe) || !isfinite(th->ke) || !isfinite(th->virial))
+		fprintf(stderr, "non-finite energy (E_pair %g, E_kin %g, virial %g per particle)",
+			tv.epair, tv.ekin, th->virial / st->n);
+	else
+		fprintf(stderr, "temperature %g is above run.max_temperature = %g",
+			tv.temp, c->max_temperature);
+	if (who >= 0)
+		fprintf(stderr, "; particle %d %s (position %g %g %g, velocity %g %g %g)",
+			who, nonfinite ? "is not finite" : "is the fastest",
+			st->x[3 * who], st->x[3 * who + 1], st->x[3 * who + 2],
+			st->v[3 * who], st->v[3 * who + 1], st->v[3 * who + 2]);
+	fprintf(stderr, ". Checked after every chunk of steps, so it may have started earlier; time step too large, particles overlapping or temperature too high?\n");
+	return MD_EXIT_SIM;
 }
 
 static void progress(FILE *err, long done, long total, double el)
@@ -108,12 +173,13 @@ int md_sim_run(md_sim *sim, FILE *out)
 
 	if (quiet)
 		show = 0;
-	if (!quiet) {
-		be->ops->thermo(be, &sim->last);
+	rc = blew_up(sim, &sim->last);	/* a start state that is already lost */
+	if (!rc && !quiet) {
 		md_thermo_header(out);
 		md_thermo_line(out, &sim->last, sim->st.n, sim->st.box);
 	}
-	rc = md_output_open(&traj, c, &sim->st, be);	/* frame of the first step */
+	if (!rc)
+		rc = md_output_open(&traj, c, &sim->st, be);	/* frame of the first step */
 	if (rc)
 		return rc;
 	t0 = md_now();
@@ -133,6 +199,9 @@ int md_sim_run(md_sim *sim, FILE *out)
 		if (rc)
 			break;
 		done += n;
+		rc = blew_up(sim, &sim->last);	/* sim->last: the thermo line too */
+		if (rc)
+			break;
 		tc = md_now() - tc;
 		if (tc < 0.1 && chunk < (1L << 30))
 			chunk *= 2;
@@ -145,10 +214,8 @@ int md_sim_run(md_sim *sim, FILE *out)
 				fprintf(stderr, "\r%78s\r", "");
 				progress_on = 0;
 			}
-			if (!quiet) {
-				be->ops->thermo(be, &sim->last);
+			if (!quiet)
 				md_thermo_line(out, &sim->last, sim->st.n, sim->st.box);
-			}
 			tout += md_now() - to;
 		}
 		if (traj) {

@@ -63,6 +63,8 @@ static const cfg_key cfg_keys[] = {
 	{ "potential", "shift", T_ENUM, OFF(shift), "none", 0, 0,
 	  "none|energy|force", 0, "",
 	  "none: plain truncation (LAMMPS lj/cut); energy: V(rc) = 0; force: shifted force", 0 },
+	{ "potential", "tail", T_BOOL, OFF(tail), "false", 0, 1, NULL, 0, "",
+	  "add analytic tail corrections (uniform density beyond rc) to E_pair, TotEng and Press", 0 },
 	{ "neighbor", "skin", T_DOUBLE, OFF(skin), "0.3", 0, 10, NULL, 0, "sigma",
 	  "Verlet skin added to the cut-off", 0 },
 	{ "neighbor", "every", T_INT, OFF(every), "0", 0, 1e9, NULL, 0, "steps",

@@ -48,6 +48,7 @@ typedef struct md_config {
 	/* [potential] */
 	double epsilon, sigma, cutoff;
 	int shift;		/* enum md_shift */
+	int tail;		/* analytic tail corrections in thermo */
 	/* [neighbor] */
 	double skin;		/* sigma */
 	int every;		/* force a rebuild every N steps (0: never) */

@@ -51,6 +51,7 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 
 	memset(sim, 0, sizeof(*sim));
 	sim->cfg = *cfg;
+	md_thermo_configure(cfg);
 	rc = md_output_check(cfg, stderr);	/* before any work */
 	if (!rc)
 		rc = cfg->restart[0] ? md_output_restart(cfg, &sim->st, out) :

@@ -3,16 +3,32 @@
 
 #include "setup.h"
 
+/* The potential of the tail corrections; off unless configured. */
+static struct {
+	int on;
+	double eps, sigma, rc;
+} tail;
+
+void md_thermo_configure(const md_config *cfg)
+{
+	tail.on = cfg->tail;
+	tail.eps = cfg->epsilon;
+	tail.sigma = cfg->sigma;
+	tail.rc = cfg->cutoff;
+}
+
 void md_thermo_derive(const md_thermo *th, int n, const double box[3],
 		      md_thermo_vals *o)
 {
-	double vol = box[0] * box[1] * box[2];
+	double vol = box[0] * box[1] * box[2], et = 0.0, pt = 0.0;
 
+	if (tail.on)
+		md_lj_tail(n / vol, tail.eps, tail.sigma, tail.rc, &et, &pt);
 	o->temp = 2.0 * th->ke / md_dof(n);
-	o->epair = th->pe / n;
+	o->epair = th->pe / n + et;
 	o->ekin = th->ke / n;
-	o->etot = (th->pe + th->ke) / n;
-	o->press = (2.0 * th->ke + th->virial) / (3.0 * vol);
+	o->etot = (th->pe + th->ke) / n + et;
+	o->press = (2.0 * th->ke + th->virial) / (3.0 * vol) + pt;
 }
 
 void md_thermo_header(FILE *out)

@@ -16,6 +16,13 @@ typedef struct md_thermo_vals {
 	double temp, epair, ekin, etot, press;	/* per particle energies */
 } md_thermo_vals;
 
+/*
+ * md_thermo_configure - the run's potential for the tail corrections
+ * (potential.tail); called once per run before any thermo output.
+ */
+void md_thermo_configure(const md_config *cfg);
+
+/* md_thermo_derive - T, per-particle energies, P (with tail corrections). */
 void md_thermo_derive(const md_thermo *th, int n, const double box[3],
 		      md_thermo_vals *out);
 void md_thermo_header(FILE *out);

@@ -69,6 +69,24 @@ static inline void md_lj_coeff_init_d(md_lj_d *c, double eps, double sigma,
 		c->fc = ir6 * (c->lj1 * ir6 - c->lj2) / rc;
 }
 
+/*
+ * md_lj_tail - analytic tail corrections for LJ beyond rc, assuming a
+ * uniform density rho there: energy per particle and pressure
+ *   e = 8/3 pi rho eps s^3 [ (s/rc)^9 / 3 - (s/rc)^3 ]
+ *   p = 16/3 pi rho^2 eps s^3 [ 2 (s/rc)^9 / 3 - (s/rc)^3 ]
+ * (of the plain, unshifted potential, as LAMMPS's pair_modify tail).
+ */
+static inline void md_lj_tail(double rho, double eps, double sigma, double rc,
+			      double *e, double *p)
+{
+	const double pi = 3.14159265358979323846;
+	double s3 = sigma * sigma * sigma, x3 = s3 / (rc * rc * rc);
+	double x9 = x3 * x3 * x3;
+
+	*e = 8.0 / 3.0 * pi * rho * eps * s3 * (x9 / 3.0 - x3);
+	*p = 16.0 / 3.0 * pi * rho * rho * eps * s3 * (2.0 * x9 / 3.0 - x3);
+}
+
 /* md_lj_coeff_to_f - the same coefficients rounded to float (GPU use). */
 static inline void md_lj_coeff_to_f(md_lj_f *out, const md_lj_d *in)
 {

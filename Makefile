@@ -14,9 +14,10 @@ SANITIZE ?= 0
 BUILD    ?= $(if $(filter 1,$(SANITIZE)),build-asan,build)
 
 DEB_PKGS := build-essential pkg-config libhdf5-dev libsdl2-dev libinih-dev check \
-            python3-mdanalysis python3-h5py python3-matplotlib
+            python3-mdanalysis python3-h5py python3-matplotlib \
+            libpng-dev zlib1g-dev xvfb xdotool imagemagick
 
-PKGS     := inih hdf5
+PKGS     := inih hdf5 sdl2 libpng
 CC       ?= gcc
 CFLAGS   ?= -O3 -march=$(MARCH) -fno-math-errno
 CFLAGS   += -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fopenmp -g
@@ -34,9 +35,10 @@ PC_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-ENGINE_SRC := $(filter-out engine/main.c engine/gpu_none.c,$(wildcard engine/*.c))
+ENGINE_SRC := $(filter-out engine/main.c engine/gpu_none.c,$(wildcard engine/*.c)) \
+              $(wildcard viz/*.c)
 ENGINE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(ENGINE_SRC))
-HEADERS    := $(wildcard engine/*.h kernels/*.h)
+HEADERS    := $(wildcard engine/*.h kernels/*.h viz/*.h)
 
 ifeq ($(CUDA),1)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))

@@ -10,12 +10,17 @@
  * least (integrator 272 B per particle: double position and velocity read
  * and written, float force and position; list strategies 36 B + 4 B per
  * neighbour; `shared` 32 B; `tiled` 32 B), divided by the measured time.
+ *
+ * FPS (render) is the live view's frame rate without a window: after each
+ * row, viz.steps_per_frame steps + one position download + one offscreen
+ * frame (viz/), repeated for at least 0.5 s.
  */
 #include "bench.h"
 
 #include <string.h>
 #include "sim.h"
 #include "timer.h"
+#include "viz_loop.h"
 #include "../kernels/gpu.h"
 
 typedef struct bench_row {
@@ -23,6 +28,7 @@ typedef struct bench_row {
 	char launch[96];
 	long steps;
 	double sps, ms[3], gbs, frac;
+	double fps;		/* frames/s with offscreen rendering; < 0: not measured */
 } bench_row;
 
 static double model_bytes(int strategy, int n, double avg_nn)
@@ -89,11 +95,29 @@ static int selected(const char *only, const char *name)
 	return 0;
 }
 
+/*
+ * FPS column: frames of viz.width x viz.height drawn by the offscreen
+ * renderer (viz/), viz.steps_per_frame steps and one download each; not
+ * measured (-1) for skip or when no renderer is available.
+ */
+static int render_fps(md_sim *sim, const md_config *cfg, bench_row *r, int skip)
+{
+	int rc = skip ? 0 : md_viz_bench_fps(&sim->be, &sim->st, cfg, &r->fps);
+
+	if (skip || rc < 0)
+		r->fps = -1.0;
+	return rc > 0 ? rc : 0;
+}
+
 static void print_row(FILE *out, const bench_row *r, int n, double base)
 {
-	fprintf(out, "%-9s %-30s %7ld %10.1f %10.3g %8.4f %8.4f %8.4f %8.1f %6.1f%% %7.2fx\n",
+	char fps[16] = "-";
+
+	if (r->fps >= 0.0)
+		snprintf(fps, sizeof(fps), "%.1f", r->fps);
+	fprintf(out, "%-9s %-30s %7ld %10.1f %8s %10.3g %8.4f %8.4f %8.4f %8.1f %6.1f%% %7.2fx\n",
 		r->strategy < 0 ? "cpu" : md_strategy_names[r->strategy],
-		r->launch, r->steps, r->sps, r->sps * n, r->ms[0], r->ms[1],
+		r->launch, r->steps, r->sps, fps, r->sps * n, r->ms[0], r->ms[1],
 		r->ms[2], r->gbs, 100.0 * r->frac, base > 0.0 ? r->sps / base : 0.0);
 }
 
@@ -139,6 +163,9 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 		r->ms[2] = 1e3 * st.t[MD_T_INTEGRATE] / r->steps;
 		r->gbs = model_bytes(MD_STRAT_global, n, st.avg_neighbors) * r->sps / 1e9;
 		base = r->sps;
+		rc = render_fps(&sim, &cfg, r, 0);
+		if (rc)
+			goto done;
 	} else {
 		for (s = 0; s < MD_STRAT_COUNT; s++) {
 			bench_row *r;
@@ -166,6 +193,9 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 			launch_text(r->launch, sizeof(r->launch), s, &d);
 			r->gbs = model_bytes(s, n, st.avg_neighbors) * r->sps / 1e9;
 			r->frac = d.peak_bw > 0.0 ? r->gbs * 1e9 / d.peak_bw : 0.0;
+			rc = render_fps(&sim, &cfg, r, s == MD_STRAT_tiled && n > 100000);
+			if (rc)
+				goto done;
 			if (s == MD_STRAT_global)
 				base = r->sps;
 			if (nrows == 1)
@@ -176,23 +206,23 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 	fprintf(out, "Benchmark: %d particles, density %.4g, rc %.3g, skin %.3g, dt %.4g, backend %s\n",
 		n, cfg.density, cfg.cutoff, cfg.skin, cfg.dt,
 		sim.backend_kind == MD_BACKEND_CPU ? "cpu" : "cuda");
-	fprintf(out, "%-9s %-30s %7s %10s %10s %8s %8s %8s %8s %7s %8s\n",
-		"strategy", "launch", "steps", "steps/s", "atom-st/s", "neigh", "force",
+	fprintf(out, "%-9s %-30s %7s %10s %8s %10s %8s %8s %8s %8s %7s %8s\n",
+		"strategy", "launch", "steps", "steps/s", "FPS", "atom-st/s", "neigh", "force",
 		"integr", "GB/s", "peak", "speedup");
-	fprintf(out, "%-9s %-30s %7s %10s %10s %8s %8s %8s %8s %7s %8s\n", "", "",
-		"", "", "", "ms/step", "ms/step", "ms/step", "(model)", "", "vs glob");
+	fprintf(out, "%-9s %-30s %7s %10s %8s %10s %8s %8s %8s %8s %7s %8s\n", "", "",
+		"", "", "(render)", "", "ms/step", "ms/step", "ms/step", "(model)", "", "vs glob");
 	for (s = 0; s < nrows; s++)
 		print_row(out, &rows[s], n, base);
 	if (fc) {
-		fprintf(fc, "strategy,launch,particles,steps,steps_per_s,atom_steps_per_s,neigh_ms,force_ms,integrate_ms,model_GBps,peak_fraction,speedup_vs_global\n");
+		fprintf(fc, "strategy,launch,particles,steps,steps_per_s,atom_steps_per_s,neigh_ms,force_ms,integrate_ms,model_GBps,peak_fraction,speedup_vs_global,fps_render\n");
 		for (s = 0; s < nrows; s++) {
 			const bench_row *r = &rows[s];
 
-			fprintf(fc, "%s,%s,%d,%ld,%.3f,%.6g,%.6f,%.6f,%.6f,%.3f,%.5f,%.4f\n",
+			fprintf(fc, "%s,%s,%d,%ld,%.3f,%.6g,%.6f,%.6f,%.6f,%.3f,%.5f,%.4f,%.2f\n",
 				r->strategy < 0 ? "cpu" : md_strategy_names[r->strategy],
 				r->launch, n, r->steps, r->sps, r->sps * n, r->ms[0],
 				r->ms[1], r->ms[2], r->gbs, r->frac,
-				base > 0.0 ? r->sps / base : 0.0);
+				base > 0.0 ? r->sps / base : 0.0, r->fps);
 		}
 	}
 done:

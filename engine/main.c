@@ -7,6 +7,7 @@
 #include "config.h"
 #include "sim.h"
 #include "bench.h"
+#include "viz_loop.h"
 
 static void usage(FILE *out)
 {
@@ -29,13 +30,25 @@ static void usage(FILE *out)
 "                         (run.steps = minimum timed steps per strategy)\n"
 "  --csv FILE             with --bench: also write the table as CSV\n"
 "  --strategies A,B       with --bench: only these strategies\n"
+"  --viz[=MODE]           live SDL2 window (viz.enabled; --viz alone is on):\n"
+"                         on | auto (window when a display is present) |\n"
+"                         offscreen (PNG frames, no display) | off\n"
+"  --viz-race[=SECONDS]   start with a strategy race (default 2 s each): bar\n"
+"                         chart of FPS and steps/s, table on stdout (implies --viz)\n"
+"  --frames N             stop after N frames (offscreen: N PNG files; implies\n"
+"                         --viz=offscreen without --viz)\n"
+"  --frame-dir DIR        offscreen frames and screenshots (default frames/\n"
+"                         offscreen, . in a window)\n"
 "  --list-strategies      describe the GPU force strategies\n"
 "  --help-config          print the config key reference\n"
 "  --help                 this text\n"
 "  --version              program version\n"
 "\n"
 "exit codes: 0 success, 2 bad input, 3 simulation failure, 4 I/O failure,\n"
-"            130/143 stopped by SIGINT/SIGTERM (summary printed)\n");
+"            130/143 stopped by SIGINT/SIGTERM (summary printed)\n"
+"\n"
+"window controls (--viz; docs/viz.md):\n");
+	md_viz_usage(out);
 }
 
 static int list_strategies(void)
@@ -62,6 +75,8 @@ int main(int argc, char **argv)
 	md_sim sim;
 	const char *path = NULL, *csv = NULL, *only = NULL;
 	int i, rc, quiet = 0, bench = 0;
+	md_viz_opts vo;
+	char *end;
 
 	/* informational options first, then the config, then overrides */
 	for (i = 1; i < argc; i++) {
@@ -81,6 +96,7 @@ int main(int argc, char **argv)
 		}
 	}
 	cfg_defaults(&cfg);
+	memset(&vo, 0, sizeof(vo));
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] != '-') {
 			if (path) {
@@ -95,6 +111,33 @@ int main(int argc, char **argv)
 			;	/* applied in the second pass */
 		} else if (!strcmp(argv[i], "--bench")) {
 			bench = 1;
+		} else if (!strcmp(argv[i], "--viz") || !strncmp(argv[i], "--viz=", 6)) {
+			;	/* applied in the second pass */
+		} else if (!strcmp(argv[i], "--viz-race") || !strncmp(argv[i], "--viz-race=", 11)) {
+			vo.race_s = argv[i][10] ? strtod(argv[i] + 11, &end) : 2.0;
+			if (argv[i][10] && (*end || !(vo.race_s > 0.0 && vo.race_s <= 3600.0))) {
+				fprintf(stderr, "mdsim: --viz-race=%s: seconds per strategy in (0, 3600] expected\n",
+					argv[i] + 11);
+				return MD_EXIT_INPUT;
+			}
+		} else if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--frame-dir")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "mdsim: %s needs a value\n", argv[i]);
+				return MD_EXIT_INPUT;
+			}
+			if (!strcmp(argv[i++], "--frames")) {
+				vo.frames = strtol(argv[i], &end, 10);
+				if (*end || vo.frames < 1) {
+					fprintf(stderr, "mdsim: --frames %s: a positive number expected\n",
+						argv[i]);
+					return MD_EXIT_INPUT;
+				}
+			} else if (snprintf(vo.frame_dir, sizeof(vo.frame_dir), "%s", argv[i]) >=
+				   (int)sizeof(vo.frame_dir) || !argv[i][0]) {
+				fprintf(stderr, "mdsim: --frame-dir: empty or longer than %d characters\n",
+					(int)sizeof(vo.frame_dir) - 1);
+				return MD_EXIT_INPUT;
+			}
 		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--strategies")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "mdsim: %s needs a value\n", argv[i]);
@@ -139,6 +182,10 @@ int main(int argc, char **argv)
 			rc = set_opt(&cfg, "output.restart", argv[++i]);
 		else if (!strcmp(argv[i], "--force"))
 			rc = set_opt(&cfg, "output.overwrite", "true");
+		else if (!strcmp(argv[i], "--viz") || !strncmp(argv[i], "--viz=", 6))
+			rc = set_opt(&cfg, "viz.enabled", argv[i][5] ? argv[i] + 6 : "on");
+		else if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--frame-dir"))
+			i++;	/* taken in the first pass */
 		if (rc)
 			return rc;
 	}
@@ -149,7 +196,12 @@ int main(int argc, char **argv)
 
 	if (bench)
 		return md_bench(&cfg, only, csv, stdout);
+	/* race or frames without a view mode: a window, resp. offscreen PNGs */
+	if (cfg.viz == MD_VIZ_OFF && (vo.race_s > 0.0 || vo.frames || vo.frame_dir[0]))
+		cfg.viz = vo.frames || vo.frame_dir[0] ? MD_VIZ_OFFSCREEN : MD_VIZ_ON;
 	md_install_signals();
+	if (cfg.viz != MD_VIZ_OFF)
+		return md_viz_main(&cfg, &vo, stdout);
 	rc = md_sim_init(&sim, &cfg, stdout);
 	if (!rc)
 		rc = md_sim_run(&sim, stdout);

@@ -38,4 +38,8 @@ void md_sim_destroy(md_sim *sim);
 /* md_install_signals - SIGINT/SIGTERM request a clean stop. */
 void md_install_signals(void);
 
+/* md_stop_requested - the signal that asked for a clean stop, or 0 (for
+ * loops other than md_sim_run, such as the viz loop). */
+int md_stop_requested(void);
+
 #endif

@@ -53,6 +53,7 @@
 #endif
 #include "timer.h"
 #include "cpu_backend.h"
+#include "../kernels/md_rng.h"
 
 #define CPU_PAD 8		/* list rows are padded to this many entries */
 #define CPU_MAX_IMAGES 16	/* ghost images per direction and sign       */
@@ -1101,6 +1102,23 @@ static int cpu_set_strategy(md_backend *b, int strategy)
 	return 0;
 }
 
+static int cpu_vupdate(md_backend *b, const md_vupdate *u)
+{
+	cpu_ctx *c = b->ctx;
+
+#pragma omp parallel for schedule(static)
+	for (int i = 0; i < c->n; i++) {
+		double g[4] = { 0.0, 0.0, 0.0, 0.0 };
+
+		if (u->noise != 0.0)
+			md_gauss4(u->seed, (uint32_t)c->id[i], u->stream,
+				  (uint32_t)u->step, g);
+		for (int d = 0; d < 3; d++)
+			c->v[4 * i + d] = u->scale * c->v[4 * i + d] + u->noise * g[d];
+	}
+	return 0;
+}
+
 static void cpu_stats(md_backend *b, md_stats *s)
 {
 	cpu_ctx *c = b->ctx;
@@ -1155,5 +1173,5 @@ int md_cpu_neighbors(md_backend *b, int orig, int *out, int max)
 
 const md_backend_ops md_cpu_backend = {
 	"cpu", cpu_init, cpu_run, cpu_thermo, cpu_download, cpu_set_strategy,
-	cpu_stats, cpu_destroy
+	cpu_vupdate, cpu_stats, cpu_destroy
 };

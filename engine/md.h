@@ -20,6 +20,8 @@ enum { MD_EXIT_OK = 0, MD_EXIT_INPUT = 2, MD_EXIT_SIM = 3, MD_EXIT_IO = 4 };
 
 enum md_viz_mode { MD_VIZ_OFF = 0, MD_VIZ_AUTO, MD_VIZ_ON, MD_VIZ_OFFSCREEN };
 
+enum md_ensemble { MD_ENS_NVE = 0, MD_ENS_LANGEVIN, MD_ENS_NOSE_HOOVER };
+
 enum md_backend_kind { MD_BACKEND_AUTO = 0, MD_BACKEND_CPU, MD_BACKEND_CUDA };
 
 /* Force strategies of the CUDA backend; the CPU backend ignores them. */
@@ -56,6 +58,10 @@ typedef struct md_config {
 	/* [run] */
 	long steps;
 	double dt;		/* tau */
+	int ensemble;		/* enum md_ensemble */
+	double temperature_end;	/* ramp target (< 0: system.temperature) */
+	double gamma;		/* Langevin friction, 1/tau */
+	double tau_t;		/* Nose-Hoover period, tau */
 	long thermo_every;
 	int progress;		/* -1 auto (terminal), 0 off, 1 on */
 	double max_temperature;	/* stop (exit 3) above this; 0 = no limit */
@@ -129,6 +135,19 @@ typedef struct md_stats {
 	char desc[256];		/* one line: device, strategy, launch params */
 } md_stats;
 
+/*
+ * A velocity update between two steps (thermostats): for every particle
+ * v <- scale * v + noise * g, g standard normal from
+ * md_gauss4(seed, original index, stream, step): the same numbers whatever
+ * the thread layout or particle order. noise = 0: plain scaling.
+ */
+typedef struct md_vupdate {
+	double scale, noise;
+	uint64_t seed;
+	uint32_t stream;
+	long step;
+} md_vupdate;
+
 /* Fields for md_backend_ops.download. */
 enum { MD_F_X = 1, MD_F_V = 2, MD_F_F = 4, MD_F_IMAGE = 8 };
 
@@ -142,6 +161,7 @@ typedef struct md_backend md_backend;
  *   run:      advance nsteps velocity-Verlet steps (rebuilds included).
  *   thermo:   pe, ke, virial of the current state.
  *   download: copy the requested fields into st (original particle order).
+ *   vupdate:  apply a md_vupdate to the velocities (thermostats).
  *   stats:    neighbour statistics and timers.
  *   destroy:  free everything; safe on a partially initialised backend.
  */
@@ -152,6 +172,7 @@ typedef struct md_backend_ops {
 	int (*thermo)(md_backend *b, md_thermo *th);
 	int (*download)(md_backend *b, md_state *st, unsigned fields);
 	int (*set_strategy)(md_backend *b, int strategy);
+	int (*vupdate)(md_backend *b, const md_vupdate *u);
 	void (*stats)(md_backend *b, md_stats *s);
 	void (*destroy)(md_backend *b);
 } md_backend_ops;

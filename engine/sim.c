@@ -13,6 +13,7 @@
 #include "output.h"
 #include "setup.h"
 #include "thermo.h"
+#include "thermostat.h"
 #include "timer.h"
 #include "../kernels/gpu.h"
 
@@ -59,6 +60,18 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	if (rc)
 		return rc;
 
+	/* thermostats run on the CPU backend in this version */
+	if (cfg->ensemble != MD_ENS_NVE && kind == MD_BACKEND_CUDA) {
+		fprintf(stderr, "mdsim: %s: [run] ensemble: thermostats run on the CPU backend only in this version; use backend.device = cpu or auto\n",
+			cfg->path);
+		return MD_EXIT_INPUT;
+	}
+	if (cfg->ensemble != MD_ENS_NVE && kind == MD_BACKEND_AUTO) {
+		kind = MD_BACKEND_CPU;
+		if (!cfg->quiet)
+			fprintf(out, "NVT (%s thermostat): running on the CPU backend.\n",
+				cfg->ensemble == MD_ENS_LANGEVIN ? "Langevin" : "Nose-Hoover");
+	}
 	if (kind != MD_BACKEND_CPU) {
 		int ok = gpu_backend_ops() && gpu_probe(cfg->gpu_id, gpu, sizeof(gpu));
 
@@ -88,6 +101,7 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	}
 	sim->backend_kind = kind;
 	sim->be.ops = ops;
+	md_thermostat_init(&sim->ts, cfg, sim->st.n, sim->st.step);
 	return ops->init(&sim->be, &sim->cfg, &sim->st);
 }
 
@@ -196,7 +210,7 @@ int md_sim_run(md_sim *sim, FILE *out)
 			n = chunk;
 		n = md_output_clip(traj, done, n);	/* end on frame steps */
 		tc = md_now();
-		rc = be->ops->run(be, n);
+		rc = md_thermostat_run(&sim->ts, be, n);
 		if (rc)
 			break;
 		done += n;

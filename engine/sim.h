@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "md.h"
+#include "thermostat.h"
 
 typedef struct md_sim {
 	md_config cfg;
@@ -17,6 +18,7 @@ typedef struct md_sim {
 	long steps_done;
 	double loop_s;
 	md_thermo last;
+	md_thermostat ts;	/* NVT; plain steps for NVE */
 } md_sim;
 
 /*

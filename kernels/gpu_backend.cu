@@ -747,9 +747,22 @@ static void gpu_stats(md_backend *b, md_stats *out)
 		 l->hybrid_ratio, c->s.stride, c->s.nc[0], c->s.nc[1], c->s.nc[2]);
 }
 
+/*
+ * Thermostats run on the CPU backend in this version (md_sim_init picks
+ * the CPU for them): a GPU kernel for this update exists only once it has
+ * been tested against the CPU on a GPU machine.
+ */
+static int gpu_vupdate(md_backend *b, const md_vupdate *u)
+{
+	(void)b;
+	(void)u;
+	fprintf(stderr, "mdsim: thermostats are not available on the cuda backend yet; use --backend cpu\n");
+	return MD_EXIT_INPUT;
+}
+
 static const md_backend_ops gpu_ops = {
 	"cuda", gpu_init, gpu_run, gpu_thermo, gpu_download, gpu_set_strategy,
-	gpu_stats, gpu_destroy
+	gpu_vupdate, gpu_stats, gpu_destroy
 };
 
 extern "C" const md_backend_ops *gpu_backend_ops(void)

@@ -1,0 +1,112 @@
+/*
+ * thermostat.c - Langevin and Nose-Hoover as velocity updates between
+ * steps (see thermostat.h). Each step is one backend run(1) call, so NVT
+ * costs a little more per step than NVE; the backend stays unaware.
+ */
+#include "thermostat.h"
+
+#include <math.h>
+#include "setup.h"
+
+void md_thermostat_init(md_thermostat *t, const md_config *cfg, int n,
+			long step0)
+{
+	t->kind = cfg->ensemble;
+	t->t_start = cfg->temperature;
+	t->t_end = cfg->temperature_end >= 0.0 ? cfg->temperature_end : cfg->temperature;
+	t->step0 = step0;
+	t->nsteps = cfg->steps;
+	t->gamma = cfg->gamma;
+	t->tau = cfg->tau_t;
+	t->zeta = 0.0;
+	t->eta = 0.0;
+	t->dof = md_dof(n);
+	t->mass = cfg->mass;
+	t->dt = cfg->dt;
+	t->seed = cfg->seed ^ 0x5bd1e995u;	/* not the velocity stream */
+}
+
+double md_thermostat_target(const md_thermostat *t, long step)
+{
+	double f = t->nsteps > 0 ? (double)(step - t->step0) / t->nsteps : 0.0;
+
+	f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+	return t->t_start + (t->t_end - t->t_start) * f;
+}
+
+/* Half a Nose-Hoover step at temperature T. */
+static int nh_half(md_thermostat *t, md_backend *b, double T)
+{
+	md_thermo th;
+	md_vupdate u = { 1.0, 0.0, 0, 0, 0 };
+	double q = t->dof * T * t->tau * t->tau, h = 0.5 * t->dt, ke, s;
+	int rc = b->ops->thermo(b, &th);
+
+	if (rc)
+		return rc;
+	ke = th.ke;
+	t->zeta += 0.5 * h * (2.0 * ke - t->dof * T) / q;
+	s = exp(-t->zeta * h);
+	u.scale = s;
+	rc = b->ops->vupdate(b, &u);
+	if (rc)
+		return rc;
+	t->eta += t->zeta * h;	/* with the zeta that scaled v */
+	ke *= s * s;
+	t->zeta += 0.5 * h * (2.0 * ke - t->dof * T) / q;
+	return 0;
+}
+
+/* Half a Langevin (Ornstein-Uhlenbeck) step; stream tells the halves apart. */
+static int langevin_half(md_thermostat *t, md_backend *b, double T, long step,
+			 uint32_t stream)
+{
+	double c = exp(-0.5 * t->gamma * t->dt);
+	md_vupdate u;
+
+	u.scale = c;
+	u.noise = sqrt((1.0 - c * c) * T / t->mass);
+	u.seed = t->seed;
+	u.stream = stream;
+	u.step = step;
+	return b->ops->vupdate(b, &u);
+}
+
+int md_thermostat_run(md_thermostat *t, md_backend *b, long nsteps)
+{
+	md_thermo th;
+	long s;
+	int rc;
+
+	if (t->kind == MD_ENS_NVE)
+		return b->ops->run(b, nsteps);
+	rc = b->ops->thermo(b, &th);	/* the current step */
+	if (rc)
+		return rc;
+	for (s = 0; s < nsteps; s++) {
+		long step = th.step + s;
+		double T0 = md_thermostat_target(t, step);
+		double T1 = md_thermostat_target(t, step + 1);
+
+		rc = t->kind == MD_ENS_LANGEVIN ? langevin_half(t, b, T0, step, 2u) :
+		     nh_half(t, b, T0);
+		if (!rc)
+			rc = b->ops->run(b, 1);
+		if (!rc)
+			rc = t->kind == MD_ENS_LANGEVIN ?
+			     langevin_half(t, b, T1, step, 3u) : nh_half(t, b, T1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+double md_thermostat_energy(const md_thermostat *t, long step)
+{
+	double T = md_thermostat_target(t, step);
+
+	if (t->kind != MD_ENS_NOSE_HOOVER)
+		return 0.0;
+	return 0.5 * t->dof * T * t->tau * t->tau * t->zeta * t->zeta +
+	       t->dof * T * t->eta;
+}

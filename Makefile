@@ -53,7 +53,7 @@ GPU_OBJ   := $(BUILD)/engine/gpu_none.o
 GPU_LIBS  :=
 endif
 
-.PHONY: all deps run test test-gpu bench clean tests
+.PHONY: all deps run test test-gpu bench clean tests validate fuzz valgrind
 all: $(BUILD)/mdsim
 
 # --- packages -------------------------------------------------------------
@@ -105,20 +105,57 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(HEADERS) $(BUILD)/libmdsim.a
 	$(CC) $(CFLAGS) $(PC_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) $< $(BUILD)/libmdsim.a -o $@ \
 	  $(CHECK_LIBS) $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
 
-tests: $(BUILD)/mdsim $(TEST_BINS)
+# The fuzz harnesses (tests/fuzz/) built with a main that replays their
+# kept corpus: every input the fuzzer found stays harmless.
+FUZZ_REPLAY := $(BUILD)/tests/replay_config $(BUILD)/tests/replay_restart
+
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(HEADERS) $(BUILD)/libmdsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(LDFLAGS) -DREPLAY_DIR='"tests/fuzz/corpus_$*"' \
+	  tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libmdsim.a -o $@ \
+	  $(PC_LIBS) $(GPU_LIBS) $(LDLIBS)
+
+tests: $(BUILD)/mdsim $(TEST_BINS) $(FUZZ_REPLAY)
 
 test: deps
 	$(MAKE) tests
-	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(wildcard tests/*_test.sh)
+	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(FUZZ_REPLAY) $(wildcard tests/*_test.sh)
 
 # GPU suites only (on the GPU machine; they skip cleanly without a GPU)
 test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 	BUILD=$(BUILD) bash tests/run_all.sh $(GPU_BINS) $(wildcard tests/gpu_*_test.sh)
+
+# the published equation-of-state point (NIST SRSW LJ, T* 0.85, rho* 0.776)
+validate: $(BUILD)/tests/test_nist_eos
+	./$(BUILD)/tests/test_nist_eos
 
 # every force strategy on bench_lj.ini (32,000 particles): table, CSV, chart
 bench: $(BUILD)/mdsim
 	./$(BUILD)/mdsim configs/bench_lj.ini --bench --steps 1000 --csv $(BUILD)/bench.csv
 	-/usr/bin/python3 tools/plot_bench.py $(BUILD)/bench.csv -o $(BUILD)/bench.png
 
+# --- fuzzing and valgrind (tests/fuzz/README.md, docs/reliability.md) -------
+# make fuzz [FUZZ_TIME=seconds per harness]: libFuzzer (clang) on the config
+# reader and the restart reader, then the corpus is minimised into
+# tests/fuzz/corpus_*/. make valgrind: memcheck of short end-to-end runs.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 600
+FUZZ_FLAGS := -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRC_config  := tests/fuzz/fuzz_config.c engine/config.c
+FUZZ_SRC_restart := tests/fuzz/fuzz_restart.c engine/h5md.c engine/setup.c engine/config.c
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c engine/config.c engine/h5md.c engine/setup.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(PC_CFLAGS) $(FUZZ_SRC_$*) -o $@ $(PC_LIBS) -lm
+
+fuzz: build-fuzz/fuzz_config build-fuzz/fuzz_restart
+	bash tests/fuzz/run.sh $(FUZZ_TIME) config restart
+
+# valgrind 3.19 knows no AVX-512: its own build for AVX2 CPUs, CPU only
+valgrind:
+	$(MAKE) BUILD=build-vg MARCH=x86-64-v3 CUDA=0 SANITIZE=0 build-vg/mdsim
+	MDSIM=./build-vg/mdsim bash tests/valgrind_check.sh
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz build-vg

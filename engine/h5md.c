@@ -22,8 +22,12 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include "config.h"
 #include "setup.h"
 
 #define TRAJ "particles/trajectory"
@@ -878,11 +882,15 @@ static int all_finite(const double *a, long n)
  * values or pointing past the stored end of the file ("addr overflow"):
  * such frames are skipped. *step_out gets the step. buf holds 3n doubles.
  */
-static long last_complete(h5md_file *h, double *buf, long *step_out)
+static long last_complete(h5md_file *h, double *buf, long *step_out,
+			  long max_back)
 {
 	long k;
 
-	for (k = h->frames - 1; k >= 0; k--) {
+	/* max_back > 0: a restart looks at that many frames at most (a
+	 * hostile extent of 1e15 empty frames would otherwise keep it busy
+	 * for ever; a killed writer leaves one or two incomplete frames) */
+	for (k = h->frames - 1; k >= 0 && (max_back <= 0 || k >= h->frames - max_back); k--) {
 		long long step;
 
 		if (read_row(h, h->step, K_SCALAR, (hsize_t)k, H5T_NATIVE_LLONG, &step) ||
@@ -911,8 +919,9 @@ static void fields_text(unsigned f, char *buf, size_t len)
 		 f & MD_F_F ? ",force" : "");
 }
 
-int h5md_read_last(const char *path, unsigned need, md_state *st,
-		   double *time, char *err, size_t errlen)
+/* The in-process reader; h5md_read_last runs it in a child process. */
+static int read_last_direct(const char *path, unsigned need, md_state *st,
+			    double *time, char *err, size_t errlen)
 {
 	h5md_file *h = handle_new();
 	double edges[9];
@@ -937,11 +946,19 @@ int h5md_read_last(const char *path, unsigned need, md_state *st,
 		goto out;
 	}
 	rc = MD_EXIT_IO;
+	/* a hostile particle count: calloc may succeed (overcommit) and the
+	 * read then gets the process killed for memory */
+	if ((double)h->n * 200.0 > cfg_host_available() && cfg_host_available() > 0.0) {
+		snprintf(err, errlen, "%s claims %d particles: more than fits in the available host memory",
+			 path, h->n);
+		rc = MD_EXIT_INPUT;
+		goto out;
+	}
 	if (md_state_alloc(st, h->n)) {
 		snprintf(err, errlen, "out of memory for %d particles", h->n);
 		goto out;
 	}
-	k = last_complete(h, st->x, &step);
+	k = last_complete(h, st->x, &step, 64);
 	if (k < 0) {
 		snprintf(err, errlen, "%s has no complete frame to restart from%s%s",
 			 path, h->why[0] ? ": " : "", h->why);
@@ -1024,7 +1041,7 @@ h5md_file *h5md_open_append(const char *path, const h5md_info *info,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	k = last_complete(h, buf, &step);
+	k = last_complete(h, buf, &step, 0);
 	h->why[0] = '\0';
 	if (k >= 0 && step > after) {
 		snprintf(err, errlen, "cannot append to %s: it has frames up to step %ld, after the restart step %ld (steps must increase; restart from its last frame or write a new file)",
@@ -1053,4 +1070,153 @@ fail:
 	free(buf);
 	handle_free(h, NULL);
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Restart reads in a child process.                                   */
+/*
+ * HDF5 1.10 trusts sizes and addresses stored in the file: a corrupt or
+ * hostile file can make it read out of bounds and crash (found by
+ * tests/fuzz/fuzz_restart.c: a SEGV in H5D__contig_read / H5VM_memcpyvv).
+ * No check of ours can rule that out, so the restart file is read by a
+ * forked child that sends the state back through a pipe; a child killed
+ * by a signal becomes an input error. MDSIM_RESTART_IN_PROCESS=1 reads in
+ * process (the fuzzer, which needs the coverage of the reading code).
+ */
+typedef struct rl_head {
+	int rc, n;
+	long step;
+	double time, box[3];
+	char err[1024];
+} rl_head;
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static void child_read(int fd, const char *path, unsigned need)
+{
+	rl_head hd;
+	md_state st;
+	size_t n3;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.rc = read_last_direct(path, need, &st, &hd.time, hd.err, sizeof(hd.err));
+	if (!hd.rc) {
+		hd.n = st.n;
+		hd.step = st.step;
+		memcpy(hd.box, st.box, sizeof(hd.box));
+	}
+	n3 = 3 * (size_t)hd.n;
+	if (write_all(fd, &hd, sizeof(hd)) ||
+	    (!hd.rc && (write_all(fd, st.x, n3 * sizeof(double)) ||
+			write_all(fd, st.v, n3 * sizeof(double)) ||
+			write_all(fd, st.image, n3 * sizeof(int)) ||
+			write_all(fd, st.type, (size_t)hd.n * sizeof(int)))))
+		_exit(1);
+	_exit(0);
+}
+
+int h5md_read_last(const char *path, unsigned need, md_state *st,
+		   double *time, char *err, size_t errlen)
+{
+	const char *inproc = getenv("MDSIM_RESTART_IN_PROCESS");
+	int fd[2], status = 0, rc, got = -1;
+	rl_head hd;
+	pid_t pid;
+
+	memset(st, 0, sizeof(*st));
+	if (inproc && inproc[0] == '1')
+		return read_last_direct(path, need, st, time, err, errlen);
+	if (pipe(fd)) {
+		snprintf(err, errlen, "cannot read %s: pipe: %s", path, strerror(errno));
+		return MD_EXIT_IO;
+	}
+	fflush(NULL);	/* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot read %s: fork: %s", path, strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return MD_EXIT_IO;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		signal(SIGPIPE, SIG_DFL);
+		child_read(fd[1], path, need);
+	}
+	close(fd[1]);
+	rc = MD_EXIT_IO;
+	memset(&hd, 0, sizeof(hd));
+	if (read_all(fd[0], &hd, sizeof(hd)) == 0) {
+		hd.err[sizeof(hd.err) - 1] = '\0';
+		got = 0;
+		rc = hd.rc;
+		if (rc) {
+			snprintf(err, errlen, "%s", hd.err);
+		} else if (hd.n < 1 || md_state_alloc(st, hd.n)) {
+			snprintf(err, errlen, "out of memory for %d particles", hd.n);
+			rc = MD_EXIT_IO;
+		} else if (read_all(fd[0], st->x, 3 * (size_t)hd.n * sizeof(double)) ||
+			   read_all(fd[0], st->v, 3 * (size_t)hd.n * sizeof(double)) ||
+			   read_all(fd[0], st->image, 3 * (size_t)hd.n * sizeof(int)) ||
+			   read_all(fd[0], st->type, (size_t)hd.n * sizeof(int))) {
+			got = -1;
+			rc = MD_EXIT_IO;
+		} else {
+			st->step = hd.step;
+			memcpy(st->box, hd.box, sizeof(st->box));
+			*time = hd.time;
+		}
+	}
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status) || (got < 0 && WIFEXITED(status) && WEXITSTATUS(status))) {
+		/* killed by a signal, or (a sanitizer build) exited after one */
+		if (WIFSIGNALED(status))
+			snprintf(err, errlen, "%s is corrupt: the HDF5 library crashed reading it (signal %d in the reader process)",
+				 path, WTERMSIG(status));
+		else
+			snprintf(err, errlen, "%s is corrupt: the HDF5 library crashed reading it (the reader process exited with %d)",
+				 path, WEXITSTATUS(status));
+		rc = MD_EXIT_INPUT;
+	} else if (got < 0) {
+		snprintf(err, errlen, "cannot read %s: the reader process ended early",
+			 path);
+		rc = MD_EXIT_IO;
+	}
+	if (rc)
+		md_state_free(st);
+	return rc;
 }

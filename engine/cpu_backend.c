@@ -203,8 +203,15 @@ static void sort_by_cell(cpu_ctx *c)
 	for (k = 0; k < c->ncell; k++)
 		cnt[k + 1] += cnt[k];
 	memcpy(c->ocell_start, cnt, sizeof(int) * (size_t)(c->ncell + 1));
-	for (i = 0; i < n; i++)		/* order[new] = old */
+	/* order[new] = old, by cell and within a cell by original index: the
+	 * order (and with it every force sum) depends on the positions only,
+	 * not on the history, which makes restarts exact */
+	for (i = 0; i < n; i++)
+		c->tmpi[c->id[i]] = i;
+	for (k = 0; k < n; k++) {
+		i = c->tmpi[k];
 		order[cnt[cell_of[i]]++] = i;
+	}
 
 	/* gather into the twins (x: scratch), swap, copy x back */
 #pragma omp parallel
@@ -1102,6 +1109,14 @@ static int cpu_set_strategy(md_backend *b, int strategy)
 	return 0;
 }
 
+static int cpu_reset(md_backend *b)
+{
+	cpu_ctx *c = b->ctx;
+	int rc = rebuild(c);
+
+	return rc ? rc : compute_forces(c);
+}
+
 static int cpu_vupdate(md_backend *b, const md_vupdate *u)
 {
 	cpu_ctx *c = b->ctx;
@@ -1173,5 +1188,5 @@ int md_cpu_neighbors(md_backend *b, int orig, int *out, int max)
 
 const md_backend_ops md_cpu_backend = {
 	"cpu", cpu_init, cpu_run, cpu_thermo, cpu_download, cpu_set_strategy,
-	cpu_vupdate, cpu_stats, cpu_destroy
+	cpu_vupdate, cpu_reset, cpu_stats, cpu_destroy
 };

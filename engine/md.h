@@ -162,6 +162,11 @@ typedef struct md_backend md_backend;
  *   thermo:   pe, ke, virial of the current state.
  *   download: copy the requested fields into st (original particle order).
  *   vupdate:  apply a md_vupdate to the velocities (thermostats).
+ *   reset:    rebuild every neighbour structure from the current positions
+ *             and recompute the forces, as init does: afterwards the run
+ *             depends only on the state (positions, velocities, images,
+ *             step). Called at trajectory frames so that a restart from a
+ *             frame continues exactly (bit-for-bit on the CPU backend).
  *   stats:    neighbour statistics and timers.
  *   destroy:  free everything; safe on a partially initialised backend.
  */
@@ -173,6 +178,7 @@ typedef struct md_backend_ops {
 	int (*download)(md_backend *b, md_state *st, unsigned fields);
 	int (*set_strategy)(md_backend *b, int strategy);
 	int (*vupdate)(md_backend *b, const md_vupdate *u);
+	int (*reset)(md_backend *b);
 	void (*stats)(md_backend *b, md_stats *s);
 	void (*destroy)(md_backend *b);
 } md_backend_ops;

@@ -422,7 +422,9 @@ int md_output_step(md_output *o, md_backend *be, long done)
 	}
 	s = &o->slot[(o->head + o->count) % NSLOT];
 	dl = o->fields | MD_F_X;
-	rc = be->ops->download(be, &s->st, dl);
+	rc = be->ops->reset(be);	/* the frame's state is a restart point */
+	if (!rc)
+		rc = be->ops->download(be, &s->st, dl);
 	if (!rc)
 		rc = be->ops->thermo(be, &th);
 	if (rc)

@@ -25,6 +25,7 @@
 #include "output.h"
 #include "sim.h"
 #include "thermo.h"
+#include "thermostat.h"
 #include "timer.h"
 #include "../kernels/gpu.h"
 #include "../viz/viz.h"
@@ -154,7 +155,7 @@ static int advance(vl *v, long n)
 		if (every > 0 && k > (v->done / every + 1) * every - v->done)
 			k = (v->done / every + 1) * every - v->done;
 		k = md_output_clip(v->traj, v->done, k);
-		rc = be->ops->run(be, k);
+		rc = md_thermostat_run(&v->sim->ts, be, k);	/* plain run for NVE */
 		if (rc)
 			return rc;
 		v->done += k;
@@ -419,8 +420,8 @@ static void meter(vl *v, long steps)
 
 	v->meter_frames++;
 	v->meter_steps += steps;
-	if (el < 0.5)
-		return;
+	if (el < 0.5 && (v->fps > 0.0 || v->meter_frames < 2))
+		return;		/* the first value comes after two frames */
 	v->fps = v->meter_frames / el;
 	v->sps = v->meter_steps / el;
 	v->meter_t0 = now;

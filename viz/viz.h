@@ -47,6 +47,7 @@ void viz_camera_zoom(viz_camera *c, double clicks);
 enum viz_color { VIZ_COLOR_TYPE = 0, VIZ_COLOR_SPEED = 1 };
 
 struct viz_proj;
+struct viz_ent;
 
 /*
  * A canvas: the pixels, a depth buffer and the renderer's scratch arrays.
@@ -58,9 +59,13 @@ typedef struct viz_canvas {
 	uint32_t *pix;		/* w*h pixels                             */
 	float *depth;		/* w*h view depths, sigma                 */
 	struct viz_proj *proj;	/* projected particles                    */
-	int *band_idx, *band_start;
-	size_t proj_cap, idx_cap;
-	int nbands;
+	struct viz_proj *sorted; /* the visible ones, nearest first       */
+	struct viz_ent *band_ent; /* per band: its discs, nearest first   */
+	int *band_start;
+	float *tile_max;	/* per band and 16-pixel column: farthest depth */
+	unsigned char *tile_dirty; /* tile_max to recompute                */
+	size_t proj_cap, idx_cap, sorted_cap;
+	int nbands, ntiles;	/* bands; tiles per band                   */
 	double speed_scale;	/* speed of the top of the colour ramp    */
 } viz_canvas;
 

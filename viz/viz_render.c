@@ -3,8 +3,12 @@
  *
  * Each drawn particle is projected once (perspective, camera from
  * viz_camera) to a screen disc: centre, radius in pixels, view depth of the
- * centre. Discs are binned into horizontal bands of BAND rows; OpenMP
- * threads take whole bands, so no two threads write the same pixel. Inside
+ * centre. Discs are put in front-to-back order (a bucket sort on depth) and
+ * binned into horizontal bands of BAND rows; OpenMP threads take whole
+ * bands, so no two threads write the same pixel. A band keeps, per tile of
+ * TILE columns, the farthest depth drawn so far: a disc whose nearest
+ * point lies behind that depth in every tile it touches is hidden and
+ * skipped (exact, and most of a large system is hidden). Inside
  * a disc the pixel's sphere normal gives Lambert + Blinn-Phong shading and
  * the depth of the sphere surface, tested against a per-pixel depth buffer
  * (exact visibility for intersecting spheres, no sort needed). Depth cue:
@@ -23,6 +27,8 @@
 #include <string.h>
 
 #define BAND 16			/* rows per band                          */
+#define TILE 16			/* columns per occlusion tile             */
+#define DEPTH_BUCKETS 4096	/* front-to-back order resolution         */
 #define NEAR 0.05		/* near plane, sigma                      */
 #define RADIUS 0.5		/* sphere radius, sigma                   */
 
@@ -31,6 +37,12 @@ struct viz_proj {
 	float a[3];		/* base colour times fog                   */
 	float o[3];		/* fog colour times (1 - fog)              */
 	float s;		/* specular strength times fog             */
+};
+
+/* what a band needs to test a disc for occlusion, read in sequence */
+struct viz_ent {
+	float sx, sy, rad, z;
+	int k;			/* index into cv->sorted                   */
 };
 
 /* view transform: q = rows of m applied to (p - target); depth = dist - q.z */
@@ -77,9 +89,10 @@ int viz_canvas_init(viz_canvas *cv, int w, int h)
 int viz_canvas_resize(viz_canvas *cv, int w, int h)
 {
 	uint32_t *pix;
-	float *depth;
+	float *depth, *tmax;
+	unsigned char *dirty;
 	int *start;
-	int nb = (h + BAND - 1) / BAND;
+	int nb = (h + BAND - 1) / BAND, nt = (w + TILE - 1) / TILE;
 
 	if (w < 1 || h < 1)
 		return -1;
@@ -88,23 +101,32 @@ int viz_canvas_resize(viz_canvas *cv, int w, int h)
 	pix = malloc((size_t)w * h * sizeof(*pix));
 	depth = malloc((size_t)w * h * sizeof(*depth));
 	start = malloc(((size_t)nb + 1) * sizeof(*start));
-	if (!pix || !depth || !start)
+	tmax = malloc((size_t)nb * nt * sizeof(*tmax));
+	dirty = malloc((size_t)nb * nt);
+	if (!pix || !depth || !start || !tmax || !dirty)
 		goto fail;
 	free(cv->pix);
 	free(cv->depth);
 	free(cv->band_start);
+	free(cv->tile_max);
+	free(cv->tile_dirty);
 	cv->pix = pix;
 	cv->depth = depth;
 	cv->band_start = start;
+	cv->tile_max = tmax;
+	cv->tile_dirty = dirty;
 	cv->w = w;
 	cv->h = h;
 	cv->nbands = nb;
+	cv->ntiles = nt;
 	memset(pix, 0, (size_t)w * h * sizeof(*pix));
 	return 0;
 fail:
 	free(pix);
 	free(depth);
 	free(start);
+	free(tmax);
+	free(dirty);
 	return -1;
 }
 
@@ -113,8 +135,11 @@ void viz_canvas_destroy(viz_canvas *cv)
 	free(cv->pix);
 	free(cv->depth);
 	free(cv->proj);
-	free(cv->band_idx);
+	free(cv->band_ent);
 	free(cv->band_start);
+	free(cv->sorted);
+	free(cv->tile_max);
+	free(cv->tile_dirty);
 	memset(cv, 0, sizeof(*cv));
 }
 
@@ -283,48 +308,141 @@ static void project(viz_canvas *cv, const view *v, const viz_particles *p,
 	}
 }
 
-/* bin the visible discs by the bands they touch; -1 when out of memory */
-static int bin(viz_canvas *cv, long m)
+/*
+ * order - copy the visible discs into cv->sorted, nearest first: a counting
+ * sort of their view depths (within the box's depth range z0..z1) into
+ * DEPTH_BUCKETS buckets. A copy, not an index, so that the band loops read
+ * memory in order. Returns how many are visible, or -1 when out of memory.
+ */
+static long order(viz_canvas *cv, long m, double z0, double z1)
 {
-	int nb = cv->nbands, *start = cv->band_start;
-	long k, total = 0;
+	static int cnt[DEPTH_BUCKETS + 1];	/* one renderer per process */
+	float s = (float)(DEPTH_BUCKETS / (z1 - z0)), fz0 = (float)z0;
+	long k;
 
-	memset(start, 0, ((size_t)nb + 1) * sizeof(*start));
+	if (grow((void **)&cv->sorted, &cv->sorted_cap, (size_t)m, sizeof(*cv->sorted)))
+		return -1;
+	memset(cnt, 0, sizeof(cnt));
 	for (k = 0; k < m; k++) {
 		const struct viz_proj *o = &cv->proj[k];
-		int b0, b1;
+		int b;
 
 		if (o->rad <= 0.0f)
 			continue;
-		b0 = (int)floorf((o->sy - o->rad) / BAND);
-		b1 = (int)floorf((o->sy + o->rad) / BAND);
-		b0 = b0 < 0 ? 0 : b0;
-		b1 = b1 >= nb ? nb - 1 : b1;
+		b = (int)((o->z - fz0) * s);
+		b = b < 0 ? 0 : b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b;
+		cnt[b + 1]++;
+	}
+	for (k = 0; k < DEPTH_BUCKETS; k++)
+		cnt[k + 1] += cnt[k];
+	for (k = 0; k < m; k++) {
+		const struct viz_proj *o = &cv->proj[k];
+		int b;
+
+		if (o->rad <= 0.0f)
+			continue;
+		b = (int)((o->z - fz0) * s);
+		b = b < 0 ? 0 : b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b;
+		cv->sorted[cnt[b]++] = *o;
+	}
+	return cnt[DEPTH_BUCKETS];
+}
+
+/* bands [b0, b1] that disc o touches */
+static void band_range(const viz_canvas *cv, const struct viz_proj *o, int *b0, int *b1)
+{
+	*b0 = (int)floorf((o->sy - o->rad) / BAND);
+	*b1 = (int)floorf((o->sy + o->rad) / BAND);
+	*b0 = *b0 < 0 ? 0 : *b0;
+	*b1 = *b1 >= cv->nbands ? cv->nbands - 1 : *b1;
+}
+
+/* bin the visible discs (cv->sorted) by the bands they touch, keeping the
+ * order within each band; -1 when out of memory */
+static int bin(viz_canvas *cv, long nvis)
+{
+	int nb = cv->nbands, *start = cv->band_start, b0, b1;
+	long k, total = 0;
+
+	memset(start, 0, ((size_t)nb + 1) * sizeof(*start));
+	for (k = 0; k < nvis; k++) {
+		band_range(cv, &cv->sorted[k], &b0, &b1);
 		for (int b = b0; b <= b1; b++)
 			start[b + 1]++;
 		total += b1 - b0 + 1;
 	}
-	if (grow((void **)&cv->band_idx, &cv->idx_cap, (size_t)total + 1, sizeof(int)))
+	if (grow((void **)&cv->band_ent, &cv->idx_cap, (size_t)total + 1,
+		 sizeof(*cv->band_ent)))
 		return -1;
 	for (int b = 0; b < nb; b++)
 		start[b + 1] += start[b];
-	for (k = 0; k < m; k++) {
-		const struct viz_proj *o = &cv->proj[k];
-		int b0, b1;
+	for (k = 0; k < nvis; k++) {
+		const struct viz_proj *o = &cv->sorted[k];
+		struct viz_ent e = { o->sx, o->sy, o->rad, o->z, (int)k };
 
-		if (o->rad <= 0.0f)
-			continue;
-		b0 = (int)floorf((o->sy - o->rad) / BAND);
-		b1 = (int)floorf((o->sy + o->rad) / BAND);
-		b0 = b0 < 0 ? 0 : b0;
-		b1 = b1 >= nb ? nb - 1 : b1;
+		band_range(cv, o, &b0, &b1);
 		for (int b = b0; b <= b1; b++)
-			cv->band_idx[start[b]++] = (int)k;
+			cv->band_ent[start[b]++] = e;
 	}
 	for (int b = nb; b > 0; b--)	/* start[b] was advanced to the end of b */
 		start[b] = start[b - 1];
 	start[0] = 0;
 	return 0;
+}
+
+/*
+ * hidden - 1 when every pixel that disc o could cover in band b (rows
+ * y0..y1) already holds a surface nearer than the sphere's nearest point.
+ * Tiles whose pixels changed since their last look are rescanned.
+ */
+static int hidden(viz_canvas *cv, const struct viz_ent *o, int b, int y0, int y1)
+{
+	int t0 = (int)floorf((o->sx - o->rad) / TILE), t1 = (int)floorf((o->sx + o->rad) / TILE);
+	float znear = o->z - (float)RADIUS;
+	float *tmax = cv->tile_max + (size_t)b * cv->ntiles;
+	unsigned char *dirty = cv->tile_dirty + (size_t)b * cv->ntiles;
+
+	t0 = t0 < 0 ? 0 : t0;
+	t1 = t1 >= cv->ntiles ? cv->ntiles - 1 : t1;
+	for (int t = t0; t <= t1; t++) {
+		if (dirty[t]) {
+			int x0 = t * TILE, nx = x0 + TILE > cv->w ? cv->w - x0 : TILE;
+			float lane[TILE] = { 0.0f }, m = 0.0f;
+
+			/* per-column maxima first: no loop-carried reduction, so
+			 * the full-width case vectorises */
+			for (int y = y0; y < y1; y++) {
+				const float *d = cv->depth + (size_t)y * cv->w + x0;
+
+				if (nx == TILE) {
+					for (int x = 0; x < TILE; x++)
+						lane[x] = d[x] > lane[x] ? d[x] : lane[x];
+				} else {
+					for (int x = 0; x < nx; x++)
+						lane[x] = d[x] > lane[x] ? d[x] : lane[x];
+				}
+			}
+			for (int x = 0; x < TILE; x++)
+				m = lane[x] > m ? lane[x] : m;
+			tmax[t] = m;
+			dirty[t] = 0;
+		}
+		if (tmax[t] >= znear)
+			return 0;
+	}
+	return 1;
+}
+
+/* after drawing o in band b: its tiles must be rescanned */
+static void touch(viz_canvas *cv, const struct viz_ent *o, int b)
+{
+	int t0 = (int)floorf((o->sx - o->rad) / TILE), t1 = (int)floorf((o->sx + o->rad) / TILE);
+	unsigned char *dirty = cv->tile_dirty + (size_t)b * cv->ntiles;
+
+	t0 = t0 < 0 ? 0 : t0;
+	t1 = t1 >= cv->ntiles ? cv->ntiles - 1 : t1;
+	for (int t = t0; t <= t1; t++)
+		dirty[t] = 1;
 }
 
 static inline uint32_t pack(float r, float g, float b)
@@ -473,7 +591,7 @@ int viz_render(viz_canvas *cv, const viz_camera *cam, const viz_particles *p,
 {
 	view v;
 	double z0, z1;
-	long m, k;
+	long m, k, nvis;
 	int drawn = 0;
 
 	if (stride < 1)
@@ -489,16 +607,26 @@ int viz_render(viz_canvas *cv, const viz_camera *cam, const viz_particles *p,
 		else if (cv->speed_scale <= 0.0)
 			cv->speed_scale = 1.0;
 		project(cv, &v, p, color, stride, z0, z1);
-		if (!bin(cv, m)) {
+		nvis = order(cv, m, z0, z1);
+		if (nvis >= 0 && !bin(cv, nvis)) {
+			for (k = 0; k < (long)cv->nbands * cv->ntiles; k++) {
+				cv->tile_max[k] = FLT_MAX;	/* background: nothing hides */
+				cv->tile_dirty[k] = 0;
+			}
 #pragma omp parallel for schedule(dynamic, 1)
 			for (int b = 0; b < cv->nbands; b++) {
 				int y0 = b * BAND, y1 = y0 + BAND > cv->h ? cv->h : y0 + BAND;
 
-				for (int j = cv->band_start[b]; j < cv->band_start[b + 1]; j++)
-					draw_disc(cv, &cv->proj[cv->band_idx[j]], y0, y1);
+				for (int j = cv->band_start[b]; j < cv->band_start[b + 1]; j++) {
+					const struct viz_ent *e = &cv->band_ent[j];
+
+					if (hidden(cv, e, b, y0, y1))
+						continue;
+					draw_disc(cv, &cv->sorted[e->k], y0, y1);
+					touch(cv, e, b);
+				}
 			}
-			for (k = 0; k < m; k++)
-				drawn += cv->proj[k].rad > 0.0f;
+			drawn = (int)nvis;
 		}
 	}
 	draw_box(cv, &v, p->box, z0, z1);

@@ -32,6 +32,11 @@ int viz_window_open(viz_window **out, int w, int h, const char *title,
 	*out = NULL;
 	/* keep mdsim's SIGINT/SIGTERM handlers (clean stop, summary) */
 	SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+	/* the canvas is made on the CPU: the native framebuffer (XShm on X11)
+	 * takes it in one copy; an accelerated one would upload it as a
+	 * texture (measured under Xvfb/llvmpipe: 0.4 ms vs 4.9 ms per frame at
+	 * 1024x768). The environment variable still wins. */
+	SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
 	if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
 		snprintf(err, elen, "SDL video: %s", SDL_GetError());
 		return -1;
@@ -216,4 +221,6 @@ void viz_window_close(viz_window *w)
 		SDL_DestroyWindow(w->win);
 	free(w);
 	SDL_QuitSubSystem(SDL_INIT_VIDEO);
+	if (!SDL_WasInit(SDL_INIT_EVERYTHING))
+		SDL_Quit();	/* also shuts down SDL's D-Bus connection */
 }

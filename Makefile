@@ -143,9 +143,9 @@ FUZZ_TIME  ?= 600
 FUZZ_FLAGS := -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c engine/config.c
-FUZZ_SRC_restart := tests/fuzz/fuzz_restart.c engine/h5md.c engine/setup.c engine/config.c
+FUZZ_SRC_restart := tests/fuzz/fuzz_restart.c engine/h5md.c engine/setup.c engine/xyz.c engine/config.c
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c engine/config.c engine/h5md.c engine/setup.c $(HEADERS)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c engine/config.c engine/h5md.c engine/setup.c engine/xyz.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(PC_CFLAGS) $(FUZZ_SRC_$*) -o $@ $(PC_LIBS) -lm
 

@@ -166,9 +166,14 @@ ok "left drag rotates the view ($diff pixels changed)"
 
 # the window is resizable and the picture follows
 xdotool windowsize "$wid" 800 600
-sleep 0.8
-import -window "$wid" "$tmp/win3.png" 2>>"$tmp/err" || fail "import -window failed"
+for ((i = 0; i < 50; i++)); do
+	sleep 0.2
+	import -window "$wid" "$tmp/win3.png" 2>>"$tmp/err" || fail "import -window failed"
+	[ "$(identify -format '%wx%h' "$tmp/win3.png")" = 800x600 ] && break
+done
 [ "$(identify -format '%wx%h' "$tmp/win3.png")" = 800x600 ] || fail "resize to 800x600 did not take"
+sleep 0.5	# the frame of the new size
+import -window "$wid" "$tmp/win3.png" 2>>"$tmp/err" || fail "import -window failed"
 check_picture "$tmp/win3.png" "resized window 800x600"
 
 # quit: clean end, exit 0, summary, closed trajectory

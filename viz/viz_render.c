@@ -316,7 +316,7 @@ static void project(viz_canvas *cv, const view *v, const viz_particles *p,
  */
 static long order(viz_canvas *cv, long m, double z0, double z1)
 {
-	static int cnt[DEPTH_BUCKETS + 1];	/* one renderer per process */
+	int cnt[DEPTH_BUCKETS + 1];	/* 16 KiB of stack */
 	float s = (float)(DEPTH_BUCKETS / (z1 - z0)), fz0 = (float)z0;
 	long k;
 

@@ -36,6 +36,12 @@ void gpu_bench_info(md_backend *b, gpu_bench_desc *d)
 	memset(d, 0, sizeof(*d));
 }
 
+double gpu_set_hybrid_ratio(md_backend *b, double ratio)
+{
+	(void)b; (void)ratio;
+	return -1.0;
+}
+
 int gpu_test_shrink_list(md_backend *b, int stride)
 {
 	(void)b; (void)stride;

@@ -129,8 +129,7 @@ static void refresh_backend_text(vl *v)
 		memset(&d, 0, sizeof(d));
 		gpu_bench_info(be, &d);
 		snprintf(v->device, sizeof(v->device), "%s", d.gpu[0] ? d.gpu : s.desc);
-		snprintf(v->ratio, sizeof(v->ratio),
-			 "hybrid ratio %.2f [ ]: read-only (no backend setter)",
+		snprintf(v->ratio, sizeof(v->ratio), "hybrid ratio %.2f [ ]",
 			 d.hybrid_ratio);
 	}
 	if (v->strategy < 0)
@@ -352,8 +351,20 @@ static void action(vl *v, int a)
 		break;
 	case VIZ_ACT_RATIO_DOWN:
 	case VIZ_ACT_RATIO_UP:
-		say(v, v->cpu ? "hybrid ratio: n/a on the cpu backend" :
-		    "hybrid ratio: read-only (the backend table has no setter)");
+		if (v->cpu) {
+			say(v, "hybrid ratio: n/a on the cpu backend");
+		} else {
+			gpu_bench_desc d;
+			double r;
+
+			memset(&d, 0, sizeof(d));
+			gpu_bench_info(&v->sim->be, &d);
+			r = gpu_set_hybrid_ratio(&v->sim->be, d.hybrid_ratio +
+						 (a == VIZ_ACT_RATIO_UP ? 0.1 : -0.1));
+			snprintf(m, sizeof(m), "hybrid ratio %.2f", r);
+			say(v, m);
+			refresh_backend_text(v);
+		}
 		break;
 	case VIZ_ACT_COLOR:
 		v->color = v->color == VIZ_COLOR_TYPE ? VIZ_COLOR_SPEED : VIZ_COLOR_TYPE;

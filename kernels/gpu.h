@@ -45,6 +45,13 @@ void gpu_bench_info(md_backend *b, gpu_bench_desc *d);
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3]);
 
 /*
+ * gpu_set_hybrid_ratio - the hybrid strategy's fraction of cells on the
+ * shared path, from now on (clamped to [0, 1]; the step graph is captured
+ * again). Returns the ratio in use, or -1 in a CPU-only build.
+ */
+double gpu_set_hybrid_ratio(md_backend *b, double ratio);
+
+/*
  * gpu_test_shrink_list - test hook: cut the neighbour list to `stride`
  * entries per particle and request a rebuild at the next step, so that
  * the overflow detection and recovery path runs. Returns 0 or -1.

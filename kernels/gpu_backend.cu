@@ -825,7 +825,7 @@ extern "C" void gpu_bench_info(md_backend *b, gpu_bench_desc *d)
 	d->peak_bw = c->peak_bw;
 	d->block = l->block;
 	d->tpp = l->tpp;
-	d->hybrid_ratio = l->hybrid_ratio;
+	d->hybrid_ratio = c->launch[MD_STRAT_hybrid].hybrid_ratio;	/* the hybrid's */
 	d->stride = c->s.stride;
 	d->builds = c->h_status->builds;
 }
@@ -881,4 +881,18 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	c->h_status->rebuild = 1;	/* the list is invalid now */
 	write_status(c);
 	return 0;
+}
+
+extern "C" double gpu_set_hybrid_ratio(md_backend *b, double ratio)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	ratio = ratio < 0.0 ? 0.0 : (ratio > 1.0 ? 1.0 : ratio);
+	c->launch[MD_STRAT_hybrid].hybrid_ratio = (float)ratio;
+	if (c->strategy == MD_STRAT_hybrid) {
+		destroy_graphs(c);	/* the split is baked into the graph */
+		enqueue_force(c, 1);	/* forces of this state, new split */
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+	}
+	return ratio;
 }

@@ -107,7 +107,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(HEADERS) $(BUILD)/libmdsim.a
 
 # The fuzz harnesses (tests/fuzz/) built with a main that replays their
 # kept corpus: every input the fuzzer found stays harmless.
-FUZZ_REPLAY := $(BUILD)/tests/replay_config $(BUILD)/tests/replay_restart
+FUZZ_REPLAY := $(BUILD)/tests/replay_config $(BUILD)/tests/replay_restart \
+               $(BUILD)/tests/replay_xyz
 
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(HEADERS) $(BUILD)/libmdsim.a
 	@mkdir -p $(dir $@)
@@ -144,13 +145,14 @@ FUZZ_FLAGS := -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c engine/config.c
 FUZZ_SRC_restart := tests/fuzz/fuzz_restart.c engine/h5md.c engine/setup.c engine/xyz.c engine/config.c
+FUZZ_SRC_xyz     := tests/fuzz/fuzz_xyz.c engine/xyz.c engine/setup.c engine/config.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c engine/config.c engine/h5md.c engine/setup.c engine/xyz.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(PC_CFLAGS) $(FUZZ_SRC_$*) -o $@ $(PC_LIBS) -lm
 
-fuzz: build-fuzz/fuzz_config build-fuzz/fuzz_restart
-	bash tests/fuzz/run.sh $(FUZZ_TIME) config restart
+fuzz: build-fuzz/fuzz_config build-fuzz/fuzz_restart build-fuzz/fuzz_xyz
+	bash tests/fuzz/run.sh $(FUZZ_TIME) config restart xyz
 
 # valgrind 3.19 knows no AVX-512: its own build for AVX2 CPUs, CPU only
 valgrind:

@@ -158,7 +158,7 @@ int md_xyz_read(const char *path, double min_dist, md_state *st, int *has_v,
 	xyz_in in = { NULL, err, path, NULL, 0, 0 };
 	char names[XYZ_MAX_SPECIES][16];
 	double box[3], v[6];
-	long n = 0, i;
+	long n = 0, i, fsize = 0;
 	int nnames = 0, nv = -1, rc = MD_EXIT_INPUT, d, a, b;
 	char *l;
 	double r;
@@ -169,6 +169,10 @@ int md_xyz_read(const char *path, double min_dist, md_state *st, int *has_v,
 	if (!in.fp) {
 		fprintf(err, "mdsim: %s: cannot open: %s\n", path, strerror(errno));
 		return MD_EXIT_INPUT;
+	}
+	if (fseek(in.fp, 0, SEEK_END) == 0) {
+		fsize = ftell(in.fp);
+		rewind(in.fp);
 	}
 	l = next_line(&in);
 	if (!l) {
@@ -196,6 +200,13 @@ int md_xyz_read(const char *path, double min_dist, md_state *st, int *has_v,
 		}
 		if (parse_lattice(&in, l, box) || check_box(&in, box))
 			goto out;
+	}
+	/* a particle line has at least 8 bytes ("0 1 2 3\n"): never allocate
+	 * for more particles than the file can hold (found by fuzzing) */
+	if (n > fsize / 8 + 1) {
+		fprintf(err, "mdsim: %s:%d: %ld particles announced, but the file (%ld bytes) can hold at most %ld\n",
+			path, in.line, n, fsize, fsize / 8);
+		goto out;
 	}
 	if (md_state_alloc(st, (int)n)) {
 		fprintf(err, "mdsim: %s: cannot allocate %ld particles\n", path, n);

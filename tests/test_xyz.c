@@ -114,6 +114,8 @@ START_TEST(malformed)
 	snprintf(t, sizeof(t), "2\n%sAr 1 1 1 0 0 0\nAr 3 3 3\n", lat);
 	expect_error(t, 4, "velocities");
 	expect_error("99999999999\nLattice=\"10 0 0 0 10 0 0 0 10\"\n", 1, "particle count");
+	/* a huge but legal count in a tiny file: refused before allocating */
+	expect_error("11 12 01\n 254444444\n", 2, "can hold at most");
 }
 END_TEST
 

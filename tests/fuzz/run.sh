@@ -37,6 +37,10 @@ for name in "$@"; do
 		export MDSIM_RESTART_IN_PROCESS=1
 		opts+=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
 		seeds=(tests/fuzz/seeds_restart tests/bad_inputs) ;;
+	xyz)
+		opts+=(-max_len=4096)
+		merge+=(-max_len=4096)
+		seeds=(tests/fuzz/seeds_xyz) ;;
 	esac
 	echo "fuzz_$name: ${secs} s"
 	"$bin" "${opts[@]}" "$work" "$keep" "${seeds[@]}" >"build-fuzz/fuzz_$name.log" 2>&1

@@ -13,6 +13,15 @@ test)
 bench)
 	timeout 100 ./$B/mdsim configs/bench_lj.ini --bench --steps 2000 --csv "$O/bench32k.csv" 2>&1 | tee "$O/bench32k.log"
 	MDSIM_PROFILE_REBUILD=1 timeout 150 ./$B/mdsim configs/bench_1m.ini --bench --steps 1000 --csv "$O/bench1m.csv" 2>&1 | tee "$O/bench1m.log" ;;
+h5md)
+	# trajectory overhead: a frame every 100 steps vs none, 32k and 1M
+	for c in "bench_lj 20000" "bench_1m 2000"; do set -- $c
+		for t in none every100; do
+			extra=(); [ $t = every100 ] && extra=(--set output.trajectory=/tmp/traj_$1.h5 --set output.every=100 --force)
+			rm -f /tmp/traj_$1.h5
+			timeout 120 ./$B/mdsim configs/$1.ini --steps $2 --quiet --set run.thermo_every=0 --set run.progress=off --strategy register "${extra[@]}" 2>&1 | grep -E "Performance|Loop time|error" | sed "s/^/$1 $t: /"
+		done
+	done 2>&1 | tee "$O/h5md_overhead.txt" ;;
 nve)
 	timeout 120 ./$B/mdsim configs/nve_32k.ini --set run.progress=off 2>&1 | tee "$O/nve_gpu.log" | tail -n 25
 	python3 tools/drift.py "$O/nve_gpu.log" ;;
@@ -37,7 +46,8 @@ sanitize)
 	for s in global shared register hybrid tiled; do
 		timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 ./$B/mdsim configs/small.ini --steps 60 --strategy $s --quiet > "$O/memcheck_$s.log" 2>&1
 		echo "memcheck $s rc=$? $(tail -n 1 "$O/memcheck_$s.log")"
-		timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 ./$B/mdsim configs/small.ini --steps 10 --strategy $s --quiet > "$O/racecheck_$s.log" 2>&1
-		echo "racecheck $s rc=$? $(tail -n 1 "$O/racecheck_$s.log")"
+		timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 ./$B/mdsim configs/small.ini --set 'system.cells=4 4 4' --set backend.autotune=false --steps 3 --strategy $s --quiet > "$O/racecheck_$s.log" 2>&1
+		rc=$?; echo "racecheck $s rc=$rc $(tail -n 1 "$O/racecheck_$s.log")"
+		[ $rc = 0 ] || grep -v "^autotune" "$O/racecheck_$s.log" | head -n 20
 	done > "$O/sanitize.txt" 2>&1; cat "$O/sanitize.txt"; rm -f "$O"/memcheck_*.log "$O"/racecheck_*.log ;;
 esac; done

@@ -360,7 +360,7 @@ static void action(vl *v, int a)
 			memset(&d, 0, sizeof(d));
 			gpu_bench_info(&v->sim->be, &d);
 			r = gpu_set_hybrid_ratio(&v->sim->be, d.hybrid_ratio +
-						 (a == VIZ_ACT_RATIO_UP ? 0.1 : -0.1));
+						 (a == VIZ_ACT_RATIO_UP ? 0.05 : -0.05));
 			snprintf(m, sizeof(m), "hybrid ratio %.2f", r);
 			say(v, m);
 			refresh_backend_text(v);

@@ -393,12 +393,17 @@ static int make_ghosts(cpu_ctx *c)
 /*
  * Left-packing permutations for 8 lanes, one per mask (vpermd with a row
  * of this table does what vpcompressd does, several times faster on AMD
- * Zen 4). Filled once by cpu_init (single-threaded), read-only afterwards.
+ * Zen 4). Filled by the first cpu_init (backends are created from one
+ * thread), read-only afterwards.
  */
 static int32_t pack_lut[256][8] __attribute__((aligned(32)));
 
 static void pack_lut_init(void)
 {
+	static int done;
+
+	if (done)	/* later backends only read it */
+		return;
 	for (int m = 0; m < 256; m++) {
 		int k = 0;
 
@@ -408,6 +413,7 @@ static void pack_lut_init(void)
 		while (k < 8)
 			pack_lut[m][k++] = 0;
 	}
+	done = 1;
 }
 #endif
 

@@ -4,6 +4,7 @@
 #   CUDA=0        build without the GPU backend even when nvcc is present
 #   MARCH=...     -march for host code (default native; x86-64-v3 for portable)
 #   SANITIZE=1    AddressSanitizer + UBSan build (in build-asan/)
+#   TEST_SKIP=... test programs (test_x names) that make test leaves out
 #   CUDA_ARCH=... nvcc -gencode flags
 
 SHELL    := /bin/bash
@@ -27,6 +28,11 @@ CFLAGS   := -O1 -g -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fop
             -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 CUDA     := 0
+# The live-window tests load SDL2's system libraries (D-Bus, X11, crypto),
+# some dlopen()ed and unloaded before exit: LeakSanitizer cannot tell their
+# leaks from ours (no module name is left), so those tests run without leak
+# detection; memory errors are still caught.
+NOLEAK_TESTS := $(wildcard tests/viz*_test.sh)
 endif
 
 # pkg-config is only asked once the packages are there (make deps first)
@@ -97,7 +103,9 @@ run: deps
 
 # Each tests/test_*.c (CPU) and tests/gpu_*.c (GPU; skips without a GPU) is
 # its own Check program; tests/*_test.sh are end-to-end scripts.
-TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c tests/gpu_*.c))
+TEST_SKIP ?=
+TEST_BINS := $(filter-out $(addprefix $(BUILD)/tests/,$(TEST_SKIP)),\
+             $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c tests/gpu_*.c)))
 GPU_BINS  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(HEADERS) $(BUILD)/libmdsim.a
@@ -120,7 +128,9 @@ tests: $(BUILD)/mdsim $(TEST_BINS) $(FUZZ_REPLAY)
 
 test: deps
 	$(MAKE) tests
-	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(FUZZ_REPLAY) $(wildcard tests/*_test.sh)
+	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(FUZZ_REPLAY) \
+	  $(filter-out $(NOLEAK_TESTS),$(wildcard tests/*_test.sh))
+	$(if $(NOLEAK_TESTS),ASAN_OPTIONS=detect_leaks=0 BUILD=$(BUILD) bash tests/run_all.sh $(NOLEAK_TESTS))
 
 # GPU suites only (on the GPU machine; they skip cleanly without a GPU)
 test-gpu: $(BUILD)/mdsim $(GPU_BINS)

@@ -4,7 +4,8 @@
 #   CUDA=0        build without the GPU backend even when nvcc is present
 #   MARCH=...     -march for host code (default native; x86-64-v3 for portable)
 #   SANITIZE=1    AddressSanitizer + UBSan build (in build-asan/)
-#   TEST_SKIP=... test programs (test_x names) that make test leaves out
+#   TEST_SKIP=... what make test leaves out: test programs (test_x) and
+#                 scripts (x_test.sh)
 #   CUDA_ARCH=... nvcc -gencode flags
 
 SHELL    := /bin/bash
@@ -107,6 +108,7 @@ TEST_SKIP ?=
 TEST_BINS := $(filter-out $(addprefix $(BUILD)/tests/,$(TEST_SKIP)),\
              $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c tests/gpu_*.c)))
 GPU_BINS  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/gpu_*.c))
+TEST_SCRIPTS := $(filter-out $(addprefix tests/,$(TEST_SKIP)),$(wildcard tests/*_test.sh))
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(HEADERS) $(BUILD)/libmdsim.a
 	@mkdir -p $(dir $@)
@@ -129,8 +131,9 @@ tests: $(BUILD)/mdsim $(TEST_BINS) $(FUZZ_REPLAY)
 test: deps
 	$(MAKE) tests
 	BUILD=$(BUILD) bash tests/run_all.sh $(TEST_BINS) $(FUZZ_REPLAY) \
-	  $(filter-out $(NOLEAK_TESTS),$(wildcard tests/*_test.sh))
-	$(if $(NOLEAK_TESTS),ASAN_OPTIONS=detect_leaks=0 BUILD=$(BUILD) bash tests/run_all.sh $(NOLEAK_TESTS))
+	  $(filter-out $(NOLEAK_TESTS),$(TEST_SCRIPTS))
+	$(if $(filter $(NOLEAK_TESTS),$(TEST_SCRIPTS)),ASAN_OPTIONS=detect_leaks=0 \
+	  BUILD=$(BUILD) bash tests/run_all.sh $(filter $(NOLEAK_TESTS),$(TEST_SCRIPTS)))
 
 # GPU suites only (on the GPU machine; they skip cleanly without a GPU)
 test-gpu: $(BUILD)/mdsim $(GPU_BINS)

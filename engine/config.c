@@ -37,6 +37,11 @@ typedef struct cfg_key {
 static const cfg_key cfg_keys[] = {
 	{ "system", "lattice", T_ENUM, OFF(lattice), "fcc", 0, 0, "fcc|xyz|random", 0, "",
 	  "initial structure: fcc lattice (density, cells), an XYZ file (file) or random placement (density, particles, min_distance)", 0 },
+	{ "system", "types", T_INT, OFF(ntypes), "1", 1, MD_MAX_TYPES, NULL, 0, "",
+	  "number of particle types (mixtures: with fractions and the pair_* lists)", 0 },
+	{ "system", "fractions", STR(fractions_text), "", 0, 0, NULL, 0, "",
+	  "number fraction of each type, e.g. \"0.8 0.2\" (empty: one type); types are assigned by the seeded generator with exact counts",
+	  LEN(fractions_text) },
 	{ "system", "file", STR(structure_file), "", 0, 0, NULL, 0, "",
 	  "lattice = xyz: extended XYZ (box in Lattice=\"...\") or plain \"Lx Ly Lz / N / type x y z [vx vy vz]\"; velocities, when given, are kept",
 	  LEN(structure_file) },
@@ -60,6 +65,14 @@ static const cfg_key cfg_keys[] = {
 	  "sigma", "LJ diameter", 0 },
 	{ "potential", "cutoff", T_DOUBLE, OFF(cutoff), "2.5", 0.5, 100, NULL, 0,
 	  "sigma", "cut-off radius rc", 0 },
+	{ "potential", "pair_epsilon", STR(pair_text[0]), "", 0, 0, NULL, 0, "eps",
+	  "per type pair, upper triangle row by row (2 types: \"AA AB BB\"); empty: epsilon for all pairs",
+	  LEN(pair_text[0]) },
+	{ "potential", "pair_sigma", STR(pair_text[1]), "", 0, 0, NULL, 0, "sigma",
+	  "per type pair, as pair_epsilon; empty: sigma for all pairs", LEN(pair_text[1]) },
+	{ "potential", "pair_cutoff", STR(pair_text[2]), "", 0, 0, NULL, 0, "sigma",
+	  "per type pair, as pair_epsilon; empty: cutoff for all pairs (the neighbour list uses the largest)",
+	  LEN(pair_text[2]) },
 	{ "potential", "shift", T_ENUM, OFF(shift), "none", 0, 0,
 	  "none|energy|force", 0, "",
 	  "none: plain truncation (LAMMPS lj/cut); energy: V(rc) = 0; force: shifted force", 0 },
@@ -630,6 +643,106 @@ int cfg_check_memory(const md_config *cfg, int cpu, FILE *err)
 	return MD_EXIT_INPUT;
 }
 
+/*
+ * Numbers of a list key into v (at most max); returns the count, or -1
+ * after a message naming the key when a token is not a finite number.
+ */
+static int parse_list(md_config *cfg, const char *sec, const char *key,
+		      const char *text, double *v, int max, FILE *err)
+{
+	const char *p = text;
+	int k = 0;
+	char loc[600];
+
+	while (*p) {
+		char *end;
+		double d;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		d = strtod(p, &end);
+		if (end == p || errno == ERANGE || !isfinite(d) ||
+		    (*end && !isspace((unsigned char)*end)) || k >= max) {
+			key_where(cfg, sec, key, loc, sizeof(loc));
+			fprintf(err, "mdsim: %s: [%s] %s: expected at most %d numbers, got \"%s\"\n",
+				loc, sec, key, max, text);
+			return -1;
+		}
+		v[k++] = d;
+		p = end;
+	}
+	return k;
+}
+
+/*
+ * Types, fractions and the per-pair tables from the list keys; the
+ * cut-off becomes the largest pair cut-off (neighbour lists use it).
+ */
+static int mixture_validate(md_config *cfg, FILE *err)
+{
+	static const char *names[3] = { "pair_epsilon", "pair_sigma", "pair_cutoff" };
+	static const double lo[3] = { 1e-9, 1e-6, 0.5 }, hi[3] = { 1e6, 1e3, 100.0 };
+	const double scalar[3] = { cfg->epsilon, cfg->sigma, cfg->cutoff };
+	double (*tab[3])[MD_MAX_TYPES] = { cfg->pair_eps, cfg->pair_sigma, cfg->pair_rc };
+	int nt = cfg->ntypes, npair = nt * (nt + 1) / 2, a, b, q, k, m;
+	double v[MD_MAX_TYPES * MD_MAX_TYPES], sum = 0.0, rcmax = 0.0;
+	char loc[600];
+
+	m = parse_list(cfg, "system", "fractions", cfg->fractions_text, v, MD_MAX_TYPES, err);
+	if (m < 0)
+		return MD_EXIT_INPUT;
+	if (m == 0 && nt == 1)
+		v[m++] = 1.0;
+	for (k = 0; k < m; k++)
+		sum += v[k];
+	if (m != nt || fabs(sum - 1.0) > 1e-9) {
+		key_where(cfg, "system", "fractions", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] fractions: %d types need %d fractions >= 0 summing to 1, got \"%s\"\n",
+			loc, nt, nt, cfg->fractions_text);
+		return MD_EXIT_INPUT;
+	}
+	for (k = 0; k < nt; k++) {
+		if (v[k] < 0.0) {
+			key_where(cfg, "system", "fractions", loc, sizeof(loc));
+			fprintf(err, "mdsim: %s: [system] fractions: %g is negative\n", loc, v[k]);
+			return MD_EXIT_INPUT;
+		}
+		cfg->type_frac[k] = v[k];
+	}
+	for (q = 0; q < 3; q++) {
+		m = parse_list(cfg, "potential", names[q], cfg->pair_text[q], v,
+			       MD_MAX_TYPES * MD_MAX_TYPES, err);
+		if (m < 0)
+			return MD_EXIT_INPUT;
+		if (m != 0 && m != npair) {
+			key_where(cfg, "potential", names[q], loc, sizeof(loc));
+			fprintf(err, "mdsim: %s: [potential] %s: %d types need %d values (upper triangle: 11 12 .. 22 ..), got %d\n",
+				loc, names[q], nt, npair, m);
+			return MD_EXIT_INPUT;
+		}
+		for (a = 0, k = 0; a < nt; a++)
+			for (b = a; b < nt; b++, k++) {
+				double x = m ? v[k] : scalar[q];
+
+				if (x < lo[q] || x > hi[q]) {
+					key_where(cfg, "potential", names[q], loc, sizeof(loc));
+					fprintf(err, "mdsim: %s: [potential] %s: value %g for pair %d-%d is out of range [%g, %g]\n",
+						loc, names[q], x, a + 1, b + 1, lo[q], hi[q]);
+					return MD_EXIT_INPUT;
+				}
+				tab[q][a][b] = tab[q][b][a] = x;
+			}
+	}
+	for (a = 0; a < nt; a++)
+		for (b = 0; b < nt; b++)
+			rcmax = fmax(rcmax, cfg->pair_rc[a][b]);
+	cfg->cutoff = rcmax;
+	return 0;
+}
+
 /* Keys required only by some initial structures. */
 static int lattice_exempt(const md_config *cfg, const cfg_key *k)
 {
@@ -656,6 +769,8 @@ int cfg_validate(md_config *cfg, FILE *err)
 	if (bad)
 		return MD_EXIT_INPUT;
 	cfg->hybrid_ratio_given = cfg->given_line[find_key("backend", "hybrid_ratio")] != 0;
+	if (mixture_validate(cfg, err))
+		return MD_EXIT_INPUT;
 	if (!cfg->check && cfg->every == 0) {
 		key_where(cfg, "neighbor", "check", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [neighbor] check: with check = false, every must be > 0 (the list would never be rebuilt)\n",

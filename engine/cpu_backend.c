@@ -54,6 +54,7 @@
 #include "timer.h"
 #include "cpu_backend.h"
 #include "../kernels/md_rng.h"
+#include "setup.h"
 
 #define CPU_PAD 8		/* list rows are padded to this many entries */
 #define CPU_MAX_IMAGES 16	/* ghost images per direction and sign       */
@@ -64,6 +65,8 @@ typedef struct cpu_ctx {
 	int n;
 	double box[3], ibox[3];
 	md_lj_d lj;
+	int ntypes;		/* > 1: per-pair coefficients from ljt */
+	md_lj_d ljt[MD_MAX_TYPES][MD_MAX_TYPES];
 	double mass;
 	long step;
 	/*
@@ -95,7 +98,7 @@ typedef struct cpu_ctx {
 	/* neighbour list */
 	int *nl, *nn, maxnb, stride;
 	double rl, rlist2;
-	/* per-thread pair buffers: 6 arrays of bufn doubles each */
+	/* per-thread pair buffers: 7 arrays of bufn doubles each */
 	double *pbuf;
 	int pbuf_threads, bufn;
 	/* results of the last force call */
@@ -365,6 +368,7 @@ static int make_ghosts(cpu_ctx *c)
 	/* sentinel: far from everything, never within rc of anyone */
 	for (d = 0; d < 3; d++)
 		c->x[4 * (n + c->ng) + d] = -1000.0 - 2.0 * c->box[d];
+	c->x[4 * (n + c->ng) + 3] = 0.0;	/* a valid type for mixtures */
 
 	/* counting sort of owned + ghosts into the binned copy */
 	nb = n + c->ng;
@@ -605,7 +609,7 @@ static int rebuild(cpu_ctx *c)
  */
 static inline int pair_pack(const cpu_ctx *c, int i, double *restrict bdx,
 			    double *restrict bdy, double *restrict bdz,
-			    double *restrict br2)
+			    double *restrict br2, double *restrict bt)
 {
 	const int *restrict list = c->nl + (size_t)i * c->stride;
 	const int nn = (c->nn[i] + CPU_PAD - 1) & ~(CPU_PAD - 1);
@@ -646,6 +650,8 @@ static inline int pair_pack(const cpu_ctx *c, int i, double *restrict bdx,
 		_mm512_store_pd(bdy + k, dy);
 		_mm512_store_pd(bdz + k, dz);
 		_mm512_store_pd(br2 + k, r2);
+		if (bt)		/* the fourth row entry: the type (mixtures) */
+			_mm512_store_pd(bt + k, _mm512_shuffle_f64x2(u1, u3, 0xdd));
 	}
 #else
 	const double xi = x[4 * i], yi = x[4 * i + 1], zi = x[4 * i + 2];
@@ -658,6 +664,8 @@ static inline int pair_pack(const cpu_ctx *c, int i, double *restrict bdx,
 		bdy[k] = dy;
 		bdz[k] = dz;
 		br2[k] = dx * dx + dy * dy + dz * dz;
+		if (bt)
+			bt[k] = xj[3];
 	}
 #endif
 	return nn;
@@ -695,6 +703,7 @@ void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 	double *restrict bdx = buf, *restrict bdy = buf + bn;
 	double *restrict bdz = buf + 2 * bn, *restrict br2 = buf + 3 * bn;
 	double *restrict bfr = buf + 4 * (size_t)bn, *restrict be = buf + 5 * (size_t)bn;
+	double *restrict bt = c->ntypes > 1 ? buf + 6 * (size_t)bn : NULL;
 	double *restrict f = c->f;
 #if CPU_AVX512
 	__m512d ae = _mm512_setzero_pd(), aw = _mm512_setzero_pd();
@@ -706,14 +715,25 @@ void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 		lj.fc = 0.0;
 #pragma omp for schedule(static) nowait
 	for (int i = 0; i < n; i++) {
-		const int m = pair_pack(c, i, bdx, bdy, bdz, br2);
+		const int m = pair_pack(c, i, bdx, bdy, bdz, br2, bt);
 
+		if (bt) {	/* mixture: the pair's own coefficients */
+			const md_lj_d *row = c->ljt[(int)c->x[4 * (size_t)i + 3]];
+
+			for (int k = 0; k < m; k++) {
+				double e;
+
+				bfr[k] = md_lj_pair_d(br2[k], &row[(int)bt[k]], &e);
+				be[k] = e;
+			}
+		} else {
 #pragma omp simd
-		for (int k = 0; k < m; k++) {
-			double e;
+			for (int k = 0; k < m; k++) {
+				double e;
 
-			bfr[k] = md_lj_pair_d(br2[k], &lj, &e);
-			be[k] = e;
+				bfr[k] = md_lj_pair_d(br2[k], &lj, &e);
+				be[k] = e;
+			}
 		}
 #if CPU_AVX512
 		{
@@ -768,7 +788,7 @@ static int compute_forces(cpu_ctx *c)
 #endif
 	if (nth > c->pbuf_threads || bufn > c->bufn) {
 		free(c->pbuf);
-		c->pbuf = xalloc(sizeof(double) * 6 * (size_t)bufn * (size_t)nth);
+		c->pbuf = xalloc(sizeof(double) * 7 * (size_t)bufn * (size_t)nth);
 		if (!c->pbuf) {
 			fprintf(stderr, "mdsim: out of host memory for pair buffers\n");
 			return MD_EXIT_SIM;
@@ -784,7 +804,7 @@ static int compute_forces(cpu_ctx *c)
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
-		buf = c->pbuf + 6 * (size_t)c->bufn * (size_t)t;
+		buf = c->pbuf + 7 * (size_t)c->bufn * (size_t)t;
 		if (shifted)
 			pair_rows(c, 1, buf, &pe, &w);
 		else
@@ -974,6 +994,14 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	if (cfg->threads > 0)
 		omp_set_num_threads(cfg->threads);
 #endif
+	c->ntypes = cfg->ntypes > 1 ? cfg->ntypes : 1;
+	for (int a = 0; a < c->ntypes; a++)
+		for (int b2 = 0; b2 < c->ntypes; b2++) {
+			double e, s, r;
+
+			md_pair_coeff(cfg, a, b2, &e, &s, &r);
+			md_lj_coeff_init_d(&c->ljt[a][b2], e, s, r, cfg->shift);
+		}
 	md_lj_coeff_init_d(&c->lj, cfg->epsilon, cfg->sigma, cfg->cutoff,
 			   cfg->shift);
 	rl = cfg->cutoff + cfg->skin;
@@ -1036,6 +1064,7 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			c->v[4 * i + d] = st->v[3 * i + d];
 			c->img[3 * i + d] = st->image[3 * i + d];
 		}
+		c->x[4 * i + 3] = (double)st->type[i];	/* read by pair_pack */
 		c->id[i] = i;
 		c->type[i] = st->type[i];
 	}

@@ -47,8 +47,16 @@ typedef struct md_config {
 	double temperature;	/* start temperature, eps/k_B      */
 	uint64_t seed;		/* velocity generator seed         */
 	double mass;		/* particle mass, m                */
+	int ntypes;		/* particle types (mixtures) */
+	char fractions_text[128];	/* [system] fractions, as given */
+	double type_frac[MD_MAX_TYPES];	/* number fraction of each type */
 	/* [potential] */
-	double epsilon, sigma, cutoff;
+	double epsilon, sigma, cutoff;	/* cutoff: the largest pair cut-off */
+	char pair_text[3][160];	/* pair_epsilon, pair_sigma, pair_cutoff */
+	/* per type pair (symmetric), from the pair_* lists or the scalars */
+	double pair_eps[MD_MAX_TYPES][MD_MAX_TYPES];
+	double pair_sigma[MD_MAX_TYPES][MD_MAX_TYPES];
+	double pair_rc[MD_MAX_TYPES][MD_MAX_TYPES];
 	int shift;		/* enum md_shift */
 	int tail;		/* analytic tail corrections in thermo */
 	/* [neighbor] */

@@ -149,9 +149,10 @@ int md_setup_initial(const md_config *cfg, md_state *st, FILE *out)
 				return MD_EXIT_INPUT;
 			}
 		for (d = 0; d < st->n; d++)
-			if (st->type[d] != 0) {
-				fprintf(stderr, "mdsim: %s: particle %d has type %d; this mdsim runs one particle type (mixtures are not implemented yet)\n",
-					cfg->structure_file, d + 1, st->type[d]);
+			if (st->type[d] >= (cfg->ntypes > 0 ? cfg->ntypes : 1)) {
+				fprintf(stderr, "mdsim: %s:%d: particle %d has type %d, but [system] types = %d\n",
+					cfg->structure_file, 3 + d, d + 1, st->type[d] + 1,
+					cfg->ntypes);
 				md_state_free(st);
 				return MD_EXIT_INPUT;
 			}
@@ -168,9 +169,67 @@ int md_setup_initial(const md_config *cfg, md_state *st, FILE *out)
 		if (rc)
 			return rc;
 	}
+	if (strcmp(cfg->lattice, "xyz"))
+		md_setup_types(cfg, st);
 	if (!has_v)
 		md_setup_velocities(cfg, st);
 	return 0;
+}
+
+void md_setup_types(const md_config *cfg, md_state *st)
+{
+	long n = st->n, i, start = 0, cnt;
+	int a;
+
+	for (i = 0; i < n; i++)
+		st->type[i] = 0;
+	if (cfg->ntypes <= 1)
+		return;
+	/* a random permutation (Fisher-Yates, Philox stream 9) ... */
+	for (i = 0; i < n; i++)
+		st->type[i] = (int)i;	/* temporarily: indices */
+	for (i = n - 1; i > 0; i--) {
+		md_u4 ctr = { { (uint32_t)i, 9u, 0u, 0u } };
+		md_u4 r = md_philox(ctr, cfg->seed);
+		long j = (long)(((uint64_t)r.v[0] << 32 | r.v[1]) % (uint64_t)(i + 1));
+		int t = st->type[i];
+
+		st->type[i] = st->type[j];
+		st->type[j] = t;
+	}
+	/* ... whose first round(f_0 N) entries get type 0, and so on; the
+	 * last type takes the rest, so the counts are exact */
+	{
+		int *perm = malloc(sizeof(int) * (size_t)n);
+
+		if (!perm)
+			return;
+		memcpy(perm, st->type, sizeof(int) * (size_t)n);
+		for (a = 0; a < cfg->ntypes; a++) {
+			cnt = a == cfg->ntypes - 1 ? n - start :
+			      (long)floor(cfg->type_frac[a] * n + 0.5);
+			if (start + cnt > n)
+				cnt = n - start;
+			for (i = start; i < start + cnt; i++)
+				st->type[perm[i]] = a;
+			start += cnt;
+		}
+		free(perm);
+	}
+}
+
+void md_pair_coeff(const md_config *cfg, int a, int b, double *eps,
+		   double *sigma, double *rc)
+{
+	if (cfg->ntypes <= 1) {
+		*eps = cfg->epsilon;
+		*sigma = cfg->sigma;
+		*rc = cfg->cutoff;
+		return;
+	}
+	*eps = cfg->pair_eps[a][b];
+	*sigma = cfg->pair_sigma[a][b];
+	*rc = cfg->pair_rc[a][b];
 }
 
 int md_setup_lattice(const md_config *cfg, md_state *st)

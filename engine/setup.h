@@ -32,6 +32,19 @@ void md_setup_velocities(const md_config *cfg, md_state *st);
  */
 int md_setup_initial(const md_config *cfg, md_state *st, FILE *out);
 
+/*
+ * md_setup_types - types 0 .. ntypes-1 with exact counts round(f_a N)
+ * (the last type takes the rest), placed by a seeded random permutation.
+ */
+void md_setup_types(const md_config *cfg, md_state *st);
+
+/*
+ * md_pair_coeff - epsilon, sigma and cut-off of type pair (a, b): the
+ * pair tables of a validated config, or the scalar keys for one type.
+ */
+void md_pair_coeff(const md_config *cfg, int a, int b, double *eps,
+		   double *sigma, double *rc);
+
 /* md_kinetic - 0.5 m sum v^2 over the state. */
 double md_kinetic(const md_state *st, double mass);
 

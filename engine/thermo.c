@@ -5,16 +5,24 @@
 
 /* The potential of the tail corrections; off unless configured. */
 static struct {
-	int on;
-	double eps, sigma, rc;
+	int on, ntypes;
+	double frac[MD_MAX_TYPES];
+	double eps[MD_MAX_TYPES][MD_MAX_TYPES], sigma[MD_MAX_TYPES][MD_MAX_TYPES];
+	double rc[MD_MAX_TYPES][MD_MAX_TYPES];
 } tail;
 
 void md_thermo_configure(const md_config *cfg)
 {
+	int a, b;
+
 	tail.on = cfg->tail;
-	tail.eps = cfg->epsilon;
-	tail.sigma = cfg->sigma;
-	tail.rc = cfg->cutoff;
+	tail.ntypes = cfg->ntypes > 1 ? cfg->ntypes : 1;
+	for (a = 0; a < tail.ntypes; a++) {
+		tail.frac[a] = tail.ntypes > 1 ? cfg->type_frac[a] : 1.0;
+		for (b = 0; b < tail.ntypes; b++)
+			md_pair_coeff(cfg, a, b, &tail.eps[a][b], &tail.sigma[a][b],
+				      &tail.rc[a][b]);
+	}
 }
 
 void md_thermo_derive(const md_thermo *th, int n, const double box[3],
@@ -22,8 +30,16 @@ void md_thermo_derive(const md_thermo *th, int n, const double box[3],
 {
 	double vol = box[0] * box[1] * box[2], et = 0.0, pt = 0.0;
 
-	if (tail.on)
-		md_lj_tail(n / vol, tail.eps, tail.sigma, tail.rc, &et, &pt);
+	/* mixtures: sum over type pairs of x_a x_b times the one-type tail */
+	for (int a = 0; tail.on && a < tail.ntypes; a++)
+		for (int b = 0; b < tail.ntypes; b++) {
+			double e, p, w = tail.frac[a] * tail.frac[b];
+
+			md_lj_tail(n / vol, tail.eps[a][b], tail.sigma[a][b],
+				   tail.rc[a][b], &e, &p);
+			et += w * e;
+			pt += w * p;
+		}
 	o->temp = 2.0 * th->ke / md_dof(n);
 	o->epair = th->pe / n + et;
 	o->ekin = th->ke / n;

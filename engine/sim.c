@@ -60,6 +60,18 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	if (rc)
 		return rc;
 
+	if (cfg->ntypes > 1 && !cfg->quiet) {	/* per-type counts */
+		long cnt[MD_MAX_TYPES] = { 0 };
+		int i, a;
+
+		for (i = 0; i < sim->st.n; i++)
+			if (sim->st.type[i] >= 0 && sim->st.type[i] < MD_MAX_TYPES)
+				cnt[sim->st.type[i]]++;
+		fprintf(out, "Types:");
+		for (a = 0; a < cfg->ntypes; a++)
+			fprintf(out, " %d: %ld%s", a + 1, cnt[a], a + 1 < cfg->ntypes ? "," : "");
+		fprintf(out, " particles\n");
+	}
 	/* thermostats and mixtures run on the CPU backend in this version */
 	if ((cfg->ensemble != MD_ENS_NVE || cfg->ntypes > 1) && kind == MD_BACKEND_CUDA) {
 		fprintf(stderr, "mdsim: %s: [%s] %s: %s run on the CPU backend only in this version; use backend.device = cpu or auto\n",

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "config.h"
@@ -1171,6 +1172,10 @@ int h5md_read_last(const char *path, unsigned need, md_state *st,
 		return MD_EXIT_IO;
 	}
 	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+
+		/* a crash leaves no core file in the user's directory */
+		setrlimit(RLIMIT_CORE, &nocore);
 		close(fd[0]);
 		signal(SIGPIPE, SIG_DFL);
 		child_read(fd[1], path, need);

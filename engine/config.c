@@ -634,12 +634,19 @@ int cfg_check_memory(const md_config *cfg, int cpu, FILE *err)
 
 	if (avail < 0.0 || need <= avail)
 		return 0;
-	key_where(cfg, "system", "cells", loc, sizeof(loc));
-	fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells (%.0f particles) need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer cells\n",
-		loc, cfg->cells[0], cfg->cells[1], cfg->cells[2],
-		4.0 * cfg->cells[0] * cfg->cells[1] * cfg->cells[2],
-		need / 1073741824.0, cpu ? " on the CPU backend" : "",
-		avail / 1073741824.0);
+	if (!strcmp(cfg->lattice, "fcc")) {
+		key_where(cfg, "system", "cells", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells (%.0f particles) need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer cells\n",
+			loc, cfg->cells[0], cfg->cells[1], cfg->cells[2],
+			4.0 * cfg->cells[0] * cfg->cells[1] * cfg->cells[2],
+			need / 1073741824.0, cpu ? " on the CPU backend" : "",
+			avail / 1073741824.0);
+		return MD_EXIT_INPUT;
+	}
+	key_where(cfg, "system", "particles", loc, sizeof(loc));
+	fprintf(err, "mdsim: %s: [system] particles: %ld particles need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer particles\n",
+		loc, cfg_particles(cfg), need / 1073741824.0,
+		cpu ? " on the CPU backend" : "", avail / 1073741824.0);
 	return MD_EXIT_INPUT;
 }
 

@@ -8,7 +8,10 @@
 #   ; creates: FILE                     (optional: FILE may be created)
 # and every tests/bad_inputs/*.h5md a restart case run as
 #   mdsim tests/bad_inputs/restart.conf --restart CASE
-# with its expectation in CASE.expect (`expect: CODE "fragment"`).
+# with its expectation in CASE.expect (`expect: CODE "fragment"`), and every
+# tests/bad_inputs/*.xyz a structure-file case run as
+#   mdsim tests/bad_inputs/xyz.conf --set system.file=CASE
+# with its CASE.expect the same way.
 # Each case runs in a fresh directory holding an existing trajectory
 # (existing.h5md) and a text file (existing.ini); afterwards no file may be
 # created, removed or changed there (except the `creates` file). A case that
@@ -113,7 +116,14 @@ for f in "$CASES"/*.h5md; do
 	run_case "$(basename "$f")" "$expect" "" "$MDSIM" "$CASES/restart.conf" --restart "$f"
 	n_rst=$((n_rst + 1))
 done
-echo "# catalogue: $n_cfg config cases, $n_rst restart cases"
+n_xyz=0
+for f in "$CASES"/*.xyz; do
+	expect=$(sed -n 's/^expect: *//p' "$f.expect" 2>/dev/null)
+	[ -n "$expect" ] || { bad "$(basename "$f"): no $f.expect"; continue; }
+	run_case "$(basename "$f")" "$expect" "" "$MDSIM" "$CASES/xyz.conf" --set "system.file=$f"
+	n_xyz=$((n_xyz + 1))
+done
+echo "# catalogue: $n_cfg config cases, $n_rst restart cases, $n_xyz XYZ cases"
 
 # --- signals ------------------------------------------------------------------
 # a run long enough to be stopped: 6912 atoms, frames every 20 steps

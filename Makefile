@@ -60,7 +60,7 @@ GPU_OBJ   := $(BUILD)/engine/gpu_none.o
 GPU_LIBS  :=
 endif
 
-.PHONY: all deps run test test-gpu bench clean tests validate fuzz valgrind
+.PHONY: all deps run test test-gpu bench bench-scaling clean tests validate fuzz valgrind
 all: $(BUILD)/mdsim
 
 # --- packages -------------------------------------------------------------
@@ -142,6 +142,10 @@ test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 # the published equation-of-state point (NIST SRSW LJ, T* 0.85, rho* 0.776)
 validate: $(BUILD)/tests/test_nist_eos
 	./$(BUILD)/tests/test_nist_eos
+
+# steps/s from 4k to 8M+ particles on the GPU (bench/scaling.sh)
+bench-scaling: $(BUILD)/mdsim
+	bash bench/scaling.sh ./$(BUILD)/mdsim
 
 # every force strategy on bench_lj.ini (32,000 particles): table, CSV, chart
 bench: $(BUILD)/mdsim

@@ -638,7 +638,14 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 		snprintf(h->why, sizeof(h->why), "an earlier write failed");
 		goto fail;
 	}
-	for (e = 0; e < NELEM; e++) {
+	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &fr->time) ||
+	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
+		goto fail;
+	/* position last, as in flush_ordered: readers that count frames by
+	 * position (MDAnalysis) must not see a frame whose other elements a
+	 * metadata eviction before a kill has not extended yet */
+	for (int q = 0; q < NELEM; q++) {
+		e = q == NELEM - 1 ? E_POS : (q < E_POS ? q : q + 1);
 		if (h->val[e] < 0)
 			continue;
 		if (write_row(h, h->val[e], elems[e].kind, k,
@@ -646,9 +653,6 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 			      H5T_NATIVE_DOUBLE, src[e]))
 			goto fail;
 	}
-	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &fr->time) ||
-	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
-		goto fail;
 	h->frames++;
 	return 0;
 fail:

@@ -123,7 +123,7 @@ mpid=$!
 wait_for "$tmp/out" '^viz: window 640x480' 10 || fail "no 'viz: window' line"
 wid=""
 for ((i = 0; i < 50; i++)); do
-	wid=$(xdotool search --name '^mdsim' 2>/dev/null | head -n 1)
+	wid=$(xdotool search --onlyvisible --name '^mdsim' 2>/dev/null | tail -n 1)
 	[ -n "$wid" ] && break
 	sleep 0.1
 done

@@ -42,6 +42,9 @@ static const cfg_key cfg_keys[] = {
 	{ "system", "fractions", STR(fractions_text), "", 0, 0, NULL, 0, "",
 	  "number fraction of each type, e.g. \"0.8 0.2\" (empty: one type); types are assigned by the seeded generator with exact counts",
 	  LEN(fractions_text) },
+	{ "system", "masses", STR(masses_text), "", 0, 0, NULL, 0, "m",
+	  "mass of each type, e.g. \"1.0 2.0\" (empty: system.mass for every type)",
+	  LEN(masses_text) },
 	{ "system", "file", STR(structure_file), "", 0, 0, NULL, 0, "",
 	  "lattice = xyz: extended XYZ (box in Lattice=\"...\") or plain \"Lx Ly Lz / N / type x y z [vx vy vz]\"; velocities, when given, are kept",
 	  LEN(structure_file) },
@@ -718,6 +721,24 @@ static int mixture_validate(md_config *cfg, FILE *err)
 			return MD_EXIT_INPUT;
 		}
 		cfg->type_frac[k] = v[k];
+	}
+	m = parse_list(cfg, "system", "masses", cfg->masses_text, v, MD_MAX_TYPES, err);
+	if (m < 0)
+		return MD_EXIT_INPUT;
+	if (m != 0 && m != nt) {
+		key_where(cfg, "system", "masses", loc, sizeof(loc));
+		fprintf(err, "mdsim: %s: [system] masses: %d types need %d masses, got \"%s\"\n",
+			loc, nt, nt, cfg->masses_text);
+		return MD_EXIT_INPUT;
+	}
+	for (k = 0; k < nt; k++) {
+		cfg->type_mass[k] = m ? v[k] : cfg->mass;
+		if (!(cfg->type_mass[k] >= 1e-6 && cfg->type_mass[k] <= 1e6)) {
+			key_where(cfg, "system", "masses", loc, sizeof(loc));
+			fprintf(err, "mdsim: %s: [system] masses: %g is out of range [1e-06, 1e+06]\n",
+				loc, cfg->type_mass[k]);
+			return MD_EXIT_INPUT;
+		}
 	}
 	for (q = 0; q < 3; q++) {
 		m = parse_list(cfg, "potential", names[q], cfg->pair_text[q], v,

@@ -67,6 +67,13 @@ typedef struct cpu_ctx {
 	md_lj_d lj;
 	int ntypes;		/* > 1: per-pair coefficients from ljt */
 	md_lj_d ljt[MD_MAX_TYPES][MD_MAX_TYPES];
+	/*
+	 * Unequal masses (varmass): f holds F_i m / m_i (m = system.mass), so
+	 * that one kick factor dt / 2m serves every particle; thermo, download
+	 * and the thermostat noise convert with tmass / fscale.
+	 */
+	int varmass;
+	double tmass[MD_MAX_TYPES], fscale[MD_MAX_TYPES];
 	double mass;
 	long step;
 	/*
@@ -748,7 +755,11 @@ void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 				ae = _mm512_add_pd(ae, _mm512_load_pd(be + k));
 				aw = _mm512_add_pd(aw, _mm512_mul_pd(_mm512_load_pd(br2 + k), fr));
 			}
-			_mm256_store_pd(f + 4 * (size_t)i, hsum3(ax, ay, az));
+			if (c->varmass)
+				_mm256_store_pd(f + 4 * (size_t)i, _mm256_mul_pd(hsum3(ax, ay, az),
+						_mm256_set1_pd(c->fscale[c->type[i]])));
+			else
+				_mm256_store_pd(f + 4 * (size_t)i, hsum3(ax, ay, az));
 		}
 #else
 		{
@@ -760,6 +771,11 @@ void pair_rows(cpu_ctx *c, int shifted, double *buf, double *pe, double *w)
 				fz += bdz[k] * bfr[k];
 				spe += be[k];
 				sw += br2[k] * bfr[k];
+			}
+			if (c->varmass) {
+				fx *= c->fscale[c->type[i]];
+				fy *= c->fscale[c->type[i]];
+				fz *= c->fscale[c->type[i]];
 			}
 			f[4 * i + 0] = fx;
 			f[4 * i + 1] = fy;
@@ -995,6 +1011,12 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		omp_set_num_threads(cfg->threads);
 #endif
 	c->ntypes = cfg->ntypes > 1 ? cfg->ntypes : 1;
+	c->varmass = 0;
+	for (int a = 0; a < c->ntypes; a++) {
+		c->tmass[a] = md_type_mass(cfg, a);
+		c->fscale[a] = cfg->mass / c->tmass[a];
+		c->varmass |= c->tmass[a] != cfg->mass;
+	}
 	for (int a = 0; a < c->ntypes; a++)
 		for (int b2 = 0; b2 < c->ntypes; b2++) {
 			double e, s, r;
@@ -1093,8 +1115,9 @@ static int cpu_thermo(md_backend *b, md_thermo *th)
 
 #pragma omp parallel for schedule(static) reduction(+:ke)
 	for (int i = 0; i < c->n; i++)
-		ke += v[4 * i] * v[4 * i] + v[4 * i + 1] * v[4 * i + 1] +
-		      v[4 * i + 2] * v[4 * i + 2];
+		ke += (v[4 * i] * v[4 * i] + v[4 * i + 1] * v[4 * i + 1] +
+		       v[4 * i + 2] * v[4 * i + 2]) *
+		      (c->varmass ? c->tmass[c->type[i]] / c->mass : 1.0);
 	th->step = c->step;
 	th->pe = c->pe;
 	th->ke = 0.5 * c->mass * ke;
@@ -1131,7 +1154,8 @@ static int cpu_download(md_backend *b, md_state *st, unsigned fields)
 			if (fields & MD_F_V)
 				st->v[3 * o + d] = c->v[4 * i + d];
 			if (fields & MD_F_F)
-				st->f[3 * o + d] = c->f[4 * i + d];
+				st->f[3 * o + d] = c->varmass ? c->f[4 * i + d] /
+						   c->fscale[c->type[i]] : c->f[4 * i + d];
 		}
 	}
 	return 0;
@@ -1163,8 +1187,11 @@ static int cpu_vupdate(md_backend *b, const md_vupdate *u)
 		if (u->noise != 0.0)
 			md_gauss4(u->seed, (uint32_t)c->id[i], u->stream,
 				  (uint32_t)u->step, g);
+		/* the noise is given for mass m; sqrt(m / m_i) for this type */
+		double nz = c->varmass ? u->noise * sqrt(c->fscale[c->type[i]]) : u->noise;
+
 		for (int d = 0; d < 3; d++)
-			c->v[4 * i + d] = u->scale * c->v[4 * i + d] + u->noise * g[d];
+			c->v[4 * i + d] = u->scale * c->v[4 * i + d] + nz * g[d];
 	}
 	return 0;
 }

@@ -433,7 +433,7 @@ static int write_particles(h5md_file *h, const h5md_info *info)
 		goto fail;
 	}
 	for (i = 0; i < n; i++)
-		mass[i] = info->mass;
+		mass[i] = info->type_mass ? info->type_mass[info->species[i]] : info->mass;
 	CK(h, d = H5Dcreate2(h->file, TRAJ "/mass", H5T_IEEE_F64LE, s,
 			     H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
 	CK(h, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass));

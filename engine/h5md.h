@@ -56,6 +56,7 @@ typedef struct h5md_info {
 	int compression;	/* shuffle + deflate the per-particle values */
 	const int *species;	/* n species indices                       */
 	double mass;		/* mass of every particle, m0              */
+	const double *type_mass;	/* or NULL; else mass of each species */
 	const char *config_text; /* INI text of the run, "" allowed        */
 	const char *creator_version;
 } h5md_info;

@@ -50,6 +50,8 @@ typedef struct md_config {
 	int ntypes;		/* particle types (mixtures) */
 	char fractions_text[128];	/* [system] fractions, as given */
 	double type_frac[MD_MAX_TYPES];	/* number fraction of each type */
+	char masses_text[128];	/* [system] masses, as given */
+	double type_mass[MD_MAX_TYPES];	/* mass of each type (m) */
 	/* [potential] */
 	double epsilon, sigma, cutoff;	/* cutoff: the largest pair cut-off */
 	char pair_text[3][160];	/* pair_epsilon, pair_sigma, pair_cutoff */

@@ -342,6 +342,7 @@ int md_output_open(md_output **out, const md_config *cfg, const md_state *st,
 	info.compression = cfg->compression;
 	info.species = st->type;
 	info.mass = cfg->mass;
+	info.type_mass = cfg->ntypes > 1 ? cfg->type_mass : NULL;
 	info.config_text = text ? text : "";
 	info.creator_version = MD_VERSION;
 	h5md_quiet();

@@ -269,27 +269,48 @@ double md_kinetic(const md_state *st, double mass)
 	return 0.5 * mass * s;
 }
 
+double md_type_mass(const md_config *cfg, int type)
+{
+	return cfg->ntypes > 1 && type >= 0 && type < cfg->ntypes &&
+	       cfg->type_mass[type] > 0.0 ? cfg->type_mass[type] : cfg->mass;
+}
+
+double md_kinetic_cfg(const md_state *st, const md_config *cfg)
+{
+	double s = 0.0;
+	long i;
+
+	for (i = 0; i < st->n; i++) {
+		const double *v = &st->v[3 * i];
+
+		s += md_type_mass(cfg, st->type[i]) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+	}
+	return 0.5 * s;
+}
+
 void md_setup_velocities(const md_config *cfg, md_state *st)
 {
-	double p[3] = { 0.0, 0.0, 0.0 }, sd = sqrt(cfg->temperature / cfg->mass);
+	double p[3] = { 0.0, 0.0, 0.0 }, mtot = 0.0;
 	double ke, scale;
 	long i;
 	int d;
 
 	for (i = 0; i < st->n; i++) {
-		double g[4];
+		double g[4], m = md_type_mass(cfg, st->type[i]);
+		double sd = sqrt(cfg->temperature / m);
 
 		md_gauss4(cfg->seed, (uint32_t)i, 0u, 0u, g);
 		for (d = 0; d < 3; d++) {
 			st->v[3 * i + d] = sd * g[d];
-			p[d] += st->v[3 * i + d];
+			p[d] += m * st->v[3 * i + d];
 		}
+		mtot += m;
 	}
-	if (st->n > 1)
+	if (st->n > 1)	/* zero total momentum (mass-weighted) */
 		for (i = 0; i < st->n; i++)
 			for (d = 0; d < 3; d++)
-				st->v[3 * i + d] -= p[d] / st->n;
-	ke = md_kinetic(st, cfg->mass);
+				st->v[3 * i + d] -= p[d] / mtot;
+	ke = md_kinetic_cfg(st, cfg);
 	scale = ke > 0.0 ? sqrt(0.5 * md_dof(st->n) * cfg->temperature / ke) : 0.0;
 	for (i = 0; i < 3L * st->n; i++)
 		st->v[i] *= scale;

@@ -45,6 +45,12 @@ void md_setup_types(const md_config *cfg, md_state *st);
 void md_pair_coeff(const md_config *cfg, int a, int b, double *eps,
 		   double *sigma, double *rc);
 
+/* md_type_mass - mass of a type (system.masses, else system.mass). */
+double md_type_mass(const md_config *cfg, int type);
+
+/* md_kinetic_cfg - 0.5 sum m_i v_i^2 with the masses of the types. */
+double md_kinetic_cfg(const md_state *st, const md_config *cfg);
+
 /* md_kinetic - 0.5 m sum v^2 over the state. */
 double md_kinetic(const md_state *st, double mass);
 

@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "../engine/cpu_backend.h"
 #include "../engine/thermo.h"
+#include "../engine/thermostat.h"
 #include <unistd.h>
 
 /* Kob-Andersen: eps AA 1.0, AB 1.5, BB 0.5; sigma 1.0, 0.8, 0.88; rc 2.5 sigma */
@@ -198,15 +199,80 @@ START_TEST(list_keys)
 }
 END_TEST
 
+/*
+ * Unequal masses (A 1, B 4): the total momentum sum m v stays zero in NVE,
+ * and under Langevin NVT each type carries 3/2 T per particle
+ * (equipartition), whatever its mass.
+ */
+START_TEST(unequal_masses)
+{
+	static const double mass[2] = { 1.0, 4.0 };
+	md_config cfg;
+	md_state st;
+	md_backend b = { &md_cpu_backend, NULL };
+	md_thermostat ts;
+	double ke[2] = { 0, 0 }, p[3];
+	long cnt[2] = { 0, 0 };
+	int i, d, k;
+
+	ka_config(&cfg, MD_SHIFT_FORCE);
+	cfg.type_mass[0] = mass[0];
+	cfg.type_mass[1] = mass[1];
+	cfg.temperature = 1.0;
+	ck_assert_int_eq(md_setup_lattice(&cfg, &st), 0);
+	md_setup_types(&cfg, &st);
+	md_setup_velocities(&cfg, &st);
+	ck_assert(fabs(2.0 * md_kinetic_cfg(&st, &cfg) / md_dof(st.n) - 1.0) < 1e-12);
+	ck_assert_int_eq(b.ops->init(&b, &cfg, &st), 0);
+	ck_assert_int_eq(b.ops->run(&b, 1000), 0);	/* NVE */
+	b.ops->download(&b, &st, MD_F_V);
+	p[0] = p[1] = p[2] = 0.0;
+	for (i = 0; i < st.n; i++)
+		for (d = 0; d < 3; d++)
+			p[d] += mass[st.type[i]] * st.v[3 * i + d];
+	ck_assert_msg(fabs(p[0]) + fabs(p[1]) + fabs(p[2]) < 1e-10 * st.n,
+		      "momentum %g %g %g", p[0], p[1], p[2]);
+	b.ops->destroy(&b);
+
+	cfg.ensemble = MD_ENS_LANGEVIN;
+	cfg.steps = 40000;
+	b.ctx = NULL;
+	ck_assert_int_eq(b.ops->init(&b, &cfg, &st), 0);
+	md_thermostat_init(&ts, &cfg, st.n, 0);
+	ck_assert_int_eq(md_thermostat_run(&ts, &b, 2000), 0);
+	for (k = 0; k < 300; k++) {
+		ck_assert_int_eq(md_thermostat_run(&ts, &b, 100), 0);
+		b.ops->download(&b, &st, MD_F_V);
+		for (i = 0; i < st.n; i++) {
+			const double *v = &st.v[3 * i];
+
+			ke[st.type[i]] += 0.5 * mass[st.type[i]] *
+					  (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+			cnt[st.type[i]]++;
+		}
+	}
+	printf("  masses 1 and 4, Langevin T = 1: 2 KE / 3 per particle: A %.4f, B %.4f\n",
+	       2.0 * ke[0] / (3.0 * cnt[0]), 2.0 * ke[1] / (3.0 * cnt[1]));
+	/* 300 samples 0.5 tau apart of 400 A and 100 B particles: the B mean
+	 * is good to ~1% (1.5 sigma of 2/(3 * 100) per sample) */
+	ck_assert_msg(fabs(2.0 * ke[0] / (3.0 * cnt[0]) - 1.0) < 0.03, "A");
+	ck_assert_msg(fabs(2.0 * ke[1] / (3.0 * cnt[1]) - 1.0) < 0.05, "B");
+	b.ops->destroy(&b);
+	md_state_free(&st);
+}
+END_TEST
+
 static Suite *mixture_suite(void)
 {
 	Suite *s = suite_create("mixture");
 	TCase *t = tcase_create("ka");
 
+	tcase_set_timeout(t, 120);
 	tcase_add_test(t, ka_three_particles);
 	tcase_add_test(t, ka_liquid_brute_force);
 	tcase_add_test(t, type_counts);
 	tcase_add_test(t, list_keys);
+	tcase_add_test(t, unequal_masses);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -10,6 +10,8 @@
 #   mpirun -np NCORES lmp -sf opt       (NCORES ranks; NCORES = nproc unless set)
 #   mdsim --backend cpu, 1 OpenMP thread
 #   mdsim --backend cpu, NCORES OpenMP threads
+#   the same with OMP_PROC_BIND=close OMP_PLACES=cores (threads pinned to
+#   cores, as Open MPI pins the LAMMPS ranks by default)
 # and prints the best timesteps/s of each (other jobs on the machine only ever
 # slow a run down, so the best run is the least disturbed one), every run,
 # and the ratios mdsim / LAMMPS at 1 core and at NCORES cores (there against
@@ -75,12 +77,15 @@ run_variant() {	# name -> one timesteps/s figure on stdout, log in $work
 		--set backend.threads=1 > "$log" 2>&1 ;;
 	mdN) OMP_NUM_THREADS=$NCORES "$MDSIM" configs/bench_lj.ini --backend cpu --steps "$STEPS" \
 		--set backend.threads="$NCORES" > "$log" 2>&1 ;;
+	mdNb) OMP_PROC_BIND=close OMP_PLACES=cores OMP_NUM_THREADS=$NCORES "$MDSIM" \
+		configs/bench_lj.ini --backend cpu --steps "$STEPS" \
+		--set backend.threads="$NCORES" > "$log" 2>&1 ;;
 	esac
 	rate < "$log"
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-variants="lmp1 lmpN md1 mdN"
+variants="lmp1 lmpN md1 mdN mdNb"
 declare -A all best
 for v in $variants; do all[$v]=""; best[$v]=0; done
 for r in $(seq 1 "$REPS"); do
@@ -110,7 +115,9 @@ printf '| %-40s | %12s | %-40s |\n' "LAMMPS lmp -sf opt, 1 rank" "${best[lmp1]}"
 printf '| %-40s | %12s | %-40s |\n' "LAMMPS mpirun -np $NCORES lmp -sf opt" "${best[lmpN]}" "${all[lmpN]# }"
 printf '| %-40s | %12s | %-40s |\n' "mdsim cpu, 1 thread" "${best[md1]}" "${all[md1]# }"
 printf '| %-40s | %12s | %-40s |\n' "mdsim cpu, $NCORES threads" "${best[mdN]}" "${all[mdN]# }"
+printf '| %-40s | %12s | %-40s |\n' "mdsim cpu, $NCORES threads, pinned" "${best[mdNb]}" "${all[mdNb]# }"
 echo
 lbest=$(echo "${best[lmp1]} ${best[lmpN]}" | awk '{print ($1 > $2) ? $1 : $2}')
 awk -v a="${best[md1]}" -v b="${best[lmp1]}" 'BEGIN {printf "ratio 1 core:  mdsim 1 thread / lmp -sf opt 1 rank = %.2f\n", a / b}'
 awk -v a="${best[mdN]}" -v b="$lbest" -v n="$NCORES" 'BEGIN {printf "ratio %d cores: mdsim %d threads / best LAMMPS on %d cores = %.2f\n", n, n, n, a / b}'
+awk -v a="${best[mdNb]}" -v b="$lbest" -v n="$NCORES" 'BEGIN {printf "ratio %d cores: mdsim %d threads pinned / best LAMMPS on %d cores = %.2f\n", n, n, n, a / b}'

@@ -2,7 +2,8 @@
  * cpu_backend.c - the CPU backend: the double-precision reference that
  * every GPU path is compared against, and a fast engine in its own right.
  *
- * Layout: x, v, f, x0 as arrays of 4 doubles per particle (x, y, z, 0), so
+ * Layout: x, v, f, x0 as arrays of 4 doubles per particle (x: x, y, z and
+ * the type; v, f: 0 there, so the kick and drift leave the type alone), so
  * that one aligned 32-byte load fetches a neighbour (AVX-512 gathers are slow
  * on the CPUs we target). Owned particles 0..n-1 are sorted by cell at
  * every rebuild (id[] maps back to the original order); periodic images
@@ -17,8 +18,9 @@
  *
  * Neighbour list: full (each pair twice, i and j), fixed stride per owned
  * particle, built from a cell grid over the box plus its ghost shell (cells
- * >= rl, 27-cell stencil whose x-rows are contiguous ranges of a binned
- * copy of the positions, tested 8 at a time with AVX-512 where available).
+ * >= rl/2, a 5x5x5 stencil whose x-rows are contiguous ranges of a binned
+ * copy of the positions; cell by cell, each block of 8 candidates tested
+ * against every particle of the cell, with AVX-512 where available).
  * Rows are padded to a multiple of 8 with the sentinel. Overflow grows the
  * list and builds again; it never truncates.
  *

@@ -247,20 +247,26 @@ static void report(md_output *o)
 	}
 }
 
+/* stop_writer - let the writer finish the queued frames and join it. */
+static void stop_writer(md_output *o)
+{
+	if (!o->thread_on)
+		return;
+	pthread_mutex_lock(&o->mu);
+	o->closing = 1;
+	pthread_cond_broadcast(&o->cv);
+	pthread_mutex_unlock(&o->mu);
+	pthread_join(o->thread, NULL);
+	o->thread_on = 0;
+}
+
 /* free_output - join the writer if running, close the file, free. */
 static int free_output(md_output *o)
 {
 	char err[600];
 	int rc = 0, i;
 
-	if (o->thread_on) {
-		pthread_mutex_lock(&o->mu);
-		o->closing = 1;
-		pthread_cond_broadcast(&o->cv);
-		pthread_mutex_unlock(&o->mu);
-		pthread_join(o->thread, NULL);
-		o->thread_on = 0;
-	}
+	stop_writer(o);
 	report(o);
 	if (o->h && h5md_close(o->h, err, sizeof(err))) {
 		fprintf(stderr, "mdsim: trajectory %s: %s\n", o->path, err);
@@ -451,14 +457,7 @@ int md_output_close(md_output *o, FILE *log)
 
 	if (!o)
 		return 0;
-	if (o->thread_on) {	/* the queued frames are written first */
-		pthread_mutex_lock(&o->mu);
-		o->closing = 1;
-		pthread_cond_broadcast(&o->cv);
-		pthread_mutex_unlock(&o->mu);
-		pthread_join(o->thread, NULL);
-		o->thread_on = 0;
-	}
+	stop_writer(o);	/* the queued frames are written first */
 	written = o->written;
 	if (!o->quiet)
 		fprintf(log, "Trajectory %s: %ld frames written (%ld in the file), %ld flushes + 1 at close; writer busy %.3f s, loop waited %.3f s for it\n",

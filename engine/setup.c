@@ -259,16 +259,6 @@ int md_setup_lattice(const md_config *cfg, md_state *st)
 	return 0;
 }
 
-double md_kinetic(const md_state *st, double mass)
-{
-	double s = 0.0;
-	long i;
-
-	for (i = 0; i < 3L * st->n; i++)
-		s += st->v[i] * st->v[i];
-	return 0.5 * mass * s;
-}
-
 double md_type_mass(const md_config *cfg, int type)
 {
 	return cfg->ntypes > 1 && type >= 0 && type < cfg->ntypes &&

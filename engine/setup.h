@@ -51,8 +51,6 @@ double md_type_mass(const md_config *cfg, int type);
 /* md_kinetic_cfg - 0.5 sum m_i v_i^2 with the masses of the types. */
 double md_kinetic_cfg(const md_state *st, const md_config *cfg);
 
-/* md_kinetic - 0.5 m sum v^2 over the state. */
-double md_kinetic(const md_state *st, double mass);
 
 /* md_dof - degrees of freedom used for the temperature: 3N - 3. */
 double md_dof(int n);

@@ -21,7 +21,7 @@ k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
 		int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 		if (c < split_cell)
-			gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag, NULL);
+			gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag);
 	} else {
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;

@@ -15,7 +15,7 @@ k_force_shared(gpu_sys s, int eflag)
 
 	if (gpu_halted(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag, NULL);
+	gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag);
 }
 
 void gpu_force_shared(const gpu_sys *s, const gpu_launch *l, int eflag,

@@ -219,7 +219,6 @@ static int grow_list(gpu_ctx *c, int need)
 		return MD_EXIT_SIM;
 	}
 	c->s.stride = stride;
-	gpu_build_setup(&c->s);
 	destroy_graphs(c);
 	return 0;
 }
@@ -605,7 +604,6 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
 
 	/* first list and forces; grow the list if the guess was short */
-	gpu_build_setup(s);
 	gpu_enqueue_force_rebuild(s, c->stream);
 	read_status(c);
 	while (c->h_status->halt) {
@@ -876,7 +874,6 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	cudaFree(c->s.nl);
 	GPU_CHECK(cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)));
 	c->s.stride = stride;
-	gpu_build_setup(&c->s);
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */
 	write_status(c);

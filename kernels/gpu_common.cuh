@@ -184,8 +184,6 @@ void gpu_time_rebuild(const gpu_sys *s, cudaStream_t st, double ms[4]);
 void gpu_enqueue_frame(const gpu_sys *s, unsigned fields, double *fx,
 		       double *fv, double *ff, int *fimg, int *ftype,
 		       cudaStream_t st);
-/* gpu_build_setup - allow the list build's shared memory (after a stride change). */
-void gpu_build_setup(const gpu_sys *s);
 int gpu_cell_blocks(const gpu_sys *s);
 
 #endif

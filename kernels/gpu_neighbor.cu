@@ -194,39 +194,14 @@ __global__ void k_copy_back(gpu_sys s)
 	s.id[i] = s.idt[i];
 }
 
-/* staged: the lists go through shared memory (see gpu_cell_sweep) */
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
-k_build_list(gpu_sys s, int staged)
+k_build_list(gpu_sys s)
 {
-	extern __shared__ int lbuf[];
-	int warp = threadIdx.x >> 5;
-	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + warp;
+	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 	if (!rebuild_due(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0,
-		       staged ? lbuf + warp * 32 * (s.stride + 1) : NULL);
-}
-
-/* Shared memory of the staged build; 0 when the rows do not fit. */
-static size_t build_smem(const gpu_sys *s)
-{
-	size_t b = (size_t)GPU_WARPS_PER_CELL_BLOCK * 32 * (s->stride + 1) * sizeof(int);
-	static int staged = -1;
-
-	if (staged < 0)
-		staged = getenv("MDSIM_STAGED_LIST") != NULL;
-	return staged && b <= 200 * 1024 ? b : 0;
-}
-
-void gpu_build_setup(const gpu_sys *s)
-{
-	size_t b = build_smem(s);
-
-	if (b)
-		GPU_CHECK(cudaFuncSetAttribute(k_build_list,
-					       cudaFuncAttributeMaxDynamicSharedMemorySize,
-					       (int)b));
+	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0);
 }
 
 __global__ void k_rebuild_done(gpu_sys s)
@@ -262,10 +237,7 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
-	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32,
-		       build_smem(s), st>>>(*s, build_smem(s) > 0);
-	/* staged rows are off by default: measured slower at 1M (3.3 ms vs
-	 * 1.6 ms per build: 66 KB of shared memory per block cuts occupancy) */
+	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
 	STAGE(4);
 	k_rebuild_done<<<1, 1, 0, st>>>(*s);
 #undef STAGE

@@ -2,6 +2,8 @@
 # gpu_check.sh - one batch on the GPU machine: GPU test suite, benchmark at
 # 32k and 1M particles, per-kernel times (ncu), compute-sanitizer on every
 # strategy. Writes logs to $OUT (or gpu-out/). Usage: bench/gpu_check.sh [BUILD] [what...]
+# what: test bench h5md nve ncu-skip sanitize blowup (default:
+# test bench ncu sanitize). The long SIGTERM/restart run is bench/long_run.sh.
 set -u
 B=${1:-build-gpu}; shift || true
 what=${*:-"test bench ncu sanitize"}
@@ -43,11 +45,30 @@ for k, v in sorted(t.items(), key=lambda kv: -sum(kv[1])):
 PY
 	;;
 sanitize)
+	# every strategy under four compute-sanitizer tools, short runs (the
+	# whole mode takes a few minutes): memcheck (864 particles, 60 steps,
+	# autotuner included), racecheck (256 particles, 3 steps: shared-memory
+	# hazards, slow), synccheck (barrier and warp-sync misuse) and initcheck
+	# (reads of uninitialised device memory), both 864 particles, 200 steps
+	# (rebuilds included), fixed launch. --backend cuda: no silent CPU run.
+	t_all=$SECONDS; L=$(mktemp -d)
 	for s in global shared register hybrid tiled; do
-		timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 ./$B/mdsim configs/small.ini --steps 60 --strategy $s --quiet > "$O/memcheck_$s.log" 2>&1
-		echo "memcheck $s rc=$? $(tail -n 1 "$O/memcheck_$s.log")"
-		timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 ./$B/mdsim configs/small.ini --set 'system.cells=4 4 4' --set backend.autotune=false --steps 3 --strategy $s --quiet > "$O/racecheck_$s.log" 2>&1
-		rc=$?; echo "racecheck $s rc=$rc $(tail -n 1 "$O/racecheck_$s.log")"
-		[ $rc = 0 ] || grep -v "^autotune" "$O/racecheck_$s.log" | head -n 20
-	done > "$O/sanitize.txt" 2>&1; cat "$O/sanitize.txt"; rm -f "$O"/memcheck_*.log "$O"/racecheck_*.log ;;
+		for tool in memcheck racecheck synccheck initcheck; do
+			case $tool in
+			memcheck) args=(--steps 60) ;;
+			racecheck) args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 3) ;;
+			*) args=(--set backend.autotune=false --steps 200) ;;
+			esac
+			t0=$SECONDS
+			timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 ./$B/mdsim configs/small.ini \
+				--backend cuda --strategy $s --quiet "${args[@]}" > "$L/$tool.log" 2>&1
+			rc=$?; echo "$tool $s rc=$rc $((SECONDS - t0)) s $(tail -n 1 "$L/$tool.log")"
+			[ $rc = 0 ] || grep -v "^autotune" "$L/$tool.log" | head -n 20
+		done
+	done > "$O/sanitize.txt" 2>&1
+	echo "sanitize: $((SECONDS - t_all)) s in all" >> "$O/sanitize.txt"
+	cat "$O/sanitize.txt"; rm -rf "$L" ;;
+blowup)
+	# a blow-up on every strategy: exit 3, step and particle named, trajectory readable
+	bash tests/gpu_blowup_test.sh "$B" "$O" ;;
 esac; done

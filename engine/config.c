@@ -133,6 +133,8 @@ static const cfg_key cfg_keys[] = {
 	  "comma-separated: position, velocity, image, force", LEN(traj_fields) },
 	{ "output", "compression", T_BOOL, OFF(compression), "false", 0, 1, NULL, 0,
 	  "", "deflate-compress the frames", 0 },
+	{ "output", "units", T_ENUM, OFF(traj_units), "lj", 0, 0, "lj|argon", 0, "",
+	  "units of the trajectory file: lj (reduced, as computed) or argon (sigma = 3.405 Angstrom, epsilon/k_B = 119.8 K, m = 39.948 u: Angstrom, ps, kJ/mol, K, bar; MDAnalysis reads it without options)", 0 },
 	{ "output", "flush_interval", T_DOUBLE, OFF(flush_interval), "10", 0, 1e9,
 	  NULL, 0, "s", "flush after a frame once this long has passed since the last flush", 0 },
 	{ "output", "overwrite", T_BOOL, OFF(overwrite), "false", 0, 1, NULL, 0, "",

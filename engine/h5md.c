@@ -11,6 +11,9 @@
  *     compression never moves a chunk that flushed metadata points to);
  *     `step`, `time`, edges and observables are uncompressed, so their
  *     chunks are rewritten in place.
+ *   - h->scale[] is the file's mapping from reduced units (all 1 for lj):
+ *     values are multiplied by it on writing and divided by it on reading,
+ *     and nothing else converts units.
  * Errors: every HDF5 failure is turned into one line "what: why", where
  * "why" is the innermost HDF5 error (the errno text for I/O errors).
  */
@@ -36,30 +39,98 @@
 
 enum { K_VEC, K_IVEC, K_MAT, K_SCALAR };
 
-/* A time-dependent element: its group, the unit of `value`, the field
- * that turns it on (0: always there), the shape of one sample, and whether
- * MDAnalysis parses the unit (then it is written as `reduced_unit`: see
- * h5md.h). */
+/* Quantities with a unit; the names are those of /parameters/units. */
+enum { Q_NONE = -1, Q_LENGTH = 0, Q_TIME, Q_MASS, Q_ENERGY, Q_VELOCITY,
+       Q_FORCE, Q_TEMPERATURE, Q_PRESSURE, NQ };
+
+static const char *const q_names[NQ] = { "length", "time", "mass", "energy",
+	"velocity", "force", "temperature", "pressure" };
+
+/* A unit system of the file (see h5md.h). physical: MDAnalysis knows the
+ * unit strings of position, velocity, force and time, so they are written
+ * as `unit` there (else as `reduced_unit`, which it ignores). */
+typedef struct unit_system {
+	const char *name;	/* output.units, /parameters/units system */
+	const char *h5md;	/* h5md/modules/units system */
+	int physical;
+	const char *unit[NQ];
+	const char *about;	/* /parameters/units description */
+} unit_system;
+
+static const unit_system systems[H5MD_NUNITS] = {
+	{ "lj", "LJ", 0, { "sigma", "tau", "m0", "epsilon", "sigma tau-1",
+	  "epsilon sigma-1", "epsilon kB-1", "epsilon sigma-3" },
+	  "reduced Lennard-Jones units, as mdsim computes: every scale is 1" },
+	{ "argon", "SI", 1, { "Angstrom", "ps", "u", "kJ mol-1", "Angstrom ps-1",
+	  "kJ mol-1 Angstrom-1", "K", "bar" },
+	  "argon: sigma = 3.405 Angstrom, epsilon/kB = 119.8 K, m = 39.948 u, "
+	  "tau = sigma sqrt(m/epsilon), with kB = 1.380649e-23 J K-1 and "
+	  "NA = 6.02214076e23 mol-1 (CODATA 2018); energies per particle in "
+	  "kJ mol-1 (molar)" },
+};
+
+/*
+ * The argon mapping: the Lennard-Jones parameters of argon that textbooks
+ * and MD codes commonly use, the standard atomic weight of argon, and the
+ * CODATA 2018 Boltzmann and Avogadro constants (exact in the SI since
+ * 2019). tau = sigma sqrt(m / epsilon) comes out at 2.156 ps.
+ */
+#define AR_SIGMA_A	3.405		/* sigma, Angstrom */
+#define AR_EPS_K	119.8		/* epsilon / kB, K */
+#define AR_MASS_U	39.948		/* m, u (= g mol-1) */
+#define CODATA_KB	1.380649e-23	/* Boltzmann constant, J K-1 */
+#define CODATA_NA	6.02214076e23	/* Avogadro constant, mol-1 */
+
+/* unit_scales - per quantity, the value in the file of one reduced unit:
+ * file value = reduced value x s[q]. */
+static void unit_scales(int units, double s[NQ])
+{
+	double sigma_m = AR_SIGMA_A * 1e-10, eps_j = AR_EPS_K * CODATA_KB;
+	double m_kg = AR_MASS_U * 1e-3 / CODATA_NA;
+	int q;
+
+	for (q = 0; q < NQ; q++)
+		s[q] = 1.0;
+	if (units != H5MD_UNITS_ARGON)
+		return;
+	s[Q_LENGTH] = AR_SIGMA_A;
+	s[Q_TIME] = sigma_m * sqrt(m_kg / eps_j) * 1e12;	/* ps */
+	s[Q_MASS] = AR_MASS_U;
+	s[Q_ENERGY] = eps_j * CODATA_NA * 1e-3;			/* kJ mol-1 */
+	s[Q_VELOCITY] = s[Q_LENGTH] / s[Q_TIME];
+	s[Q_FORCE] = s[Q_ENERGY] / s[Q_LENGTH];
+	s[Q_TEMPERATURE] = AR_EPS_K;
+	s[Q_PRESSURE] = eps_j / (sigma_m * sigma_m * sigma_m) * 1e-5;	/* bar */
+}
+
+const char *h5md_units_name(int units)
+{
+	return units >= 0 && units < H5MD_NUNITS ? systems[units].name : "?";
+}
+
+/* A time-dependent element: its group, the field that turns it on (0:
+ * always there), the shape of one sample, the quantity of `value`, and
+ * whether MDAnalysis parses its unit (see unit_system). */
 typedef struct td_elem {
-	const char *path, *unit;
+	const char *path;
 	unsigned field;
-	int kind, mda;
+	int kind, q, mda;
 } td_elem;
 
 enum { E_POS = 0, E_VEL, E_FORCE, E_IMAGE, E_EDGES, E_OBS,
        NELEM = E_OBS + H5MD_NOBS };
 
 static const td_elem elems[NELEM] = {
-	{ TRAJ "/position", "sigma", MD_F_X, K_VEC, 1 },
-	{ TRAJ "/velocity", "sigma tau-1", MD_F_V, K_VEC, 1 },
-	{ TRAJ "/force", "epsilon sigma-1", MD_F_F, K_VEC, 1 },
-	{ TRAJ "/image", NULL, MD_F_IMAGE, K_IVEC, 0 },
-	{ TRAJ "/box/edges", "sigma", 0, K_MAT, 0 },
-	{ "observables/potential_energy", "epsilon", 0, K_SCALAR, 0 },
-	{ "observables/kinetic_energy", "epsilon", 0, K_SCALAR, 0 },
-	{ "observables/total_energy", "epsilon", 0, K_SCALAR, 0 },
-	{ "observables/temperature", "epsilon kB-1", 0, K_SCALAR, 0 },
-	{ "observables/pressure", "epsilon sigma-3", 0, K_SCALAR, 0 },
+	{ TRAJ "/position", MD_F_X, K_VEC, Q_LENGTH, 1 },
+	{ TRAJ "/velocity", MD_F_V, K_VEC, Q_VELOCITY, 1 },
+	{ TRAJ "/force", MD_F_F, K_VEC, Q_FORCE, 1 },
+	{ TRAJ "/image", MD_F_IMAGE, K_IVEC, Q_NONE, 0 },
+	{ TRAJ "/box/edges", 0, K_MAT, Q_LENGTH, 0 },
+	{ "observables/potential_energy", 0, K_SCALAR, Q_ENERGY, 0 },
+	{ "observables/kinetic_energy", 0, K_SCALAR, Q_ENERGY, 0 },
+	{ "observables/total_energy", 0, K_SCALAR, Q_ENERGY, 0 },
+	{ "observables/temperature", 0, K_SCALAR, Q_TEMPERATURE, 0 },
+	{ "observables/pressure", 0, K_SCALAR, Q_PRESSURE, 0 },
 };
 
 struct h5md_file {
@@ -68,6 +139,9 @@ struct h5md_file {
 	int n;
 	unsigned fields;
 	long frames;
+	int units;		/* enum h5md_units */
+	double scale[NQ];	/* file value = reduced value x scale */
+	double *scratch;	/* 3n doubles for a scaled row (not lj), or NULL */
 	int broken;		/* a flush failed: the file is left alone */
 	char why[256];		/* first HDF5 failure reason seen */
 };
@@ -130,6 +204,7 @@ static h5md_file *handle_new(void)
 	h->file = h->step = h->time = NONE;
 	for (e = 0; e < NELEM; e++)
 		h->val[e] = NONE;
+	unit_scales(H5MD_UNITS_LJ, h->scale);
 	return h;
 }
 
@@ -174,6 +249,7 @@ static int handle_free(h5md_file *h, char *why)
 
 	if (!h)
 		return 0;
+	free(h->scratch);
 	if (h->broken) {	/* closing would flush again (and may crash) */
 		if (why)
 			memcpy(why, h->why, sizeof(h->why));
@@ -250,6 +326,107 @@ static int attr_ints(hid_t loc, const char *name, const int *v, hsize_t count)
 		H5Aclose(a);
 	H5Sclose(s);
 	return rc < 0 ? -1 : 0;
+}
+
+/* attr_double - scalar float64 attribute. */
+static int attr_double(hid_t loc, const char *name, double v)
+{
+	hid_t s = H5Screate(H5S_SCALAR), a = NONE;
+	herr_t rc = -1;
+
+	if (s < 0)
+		return -1;
+	a = H5Acreate2(loc, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+	if (a >= 0)
+		rc = H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
+	if (a >= 0)
+		H5Aclose(a);
+	H5Sclose(s);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
+ * attr_read_str - the string attribute name of obj (variable or fixed
+ * length, one element) into buf (len bytes). Returns 0, or -1 when it is
+ * missing, not a single string or does not fit (hostile files: nothing is
+ * trusted).
+ */
+static int attr_read_str(hid_t obj, const char *name, char *buf, size_t len)
+{
+	hid_t a, t = NONE, s = NONE, mt = NONE;
+	int rc = -1;
+
+	buf[0] = '\0';
+	if (H5Aexists(obj, name) <= 0)
+		return -1;
+	a = H5Aopen(obj, name, H5P_DEFAULT);
+	if (a < 0)
+		return -1;
+	t = H5Aget_type(a);
+	s = H5Aget_space(a);
+	mt = H5Tcopy(H5T_C_S1);
+	if (t < 0 || s < 0 || mt < 0 || H5Tget_class(t) != H5T_STRING ||
+	    H5Sget_simple_extent_npoints(s) != 1 ||
+	    H5Tset_cset(mt, H5Tget_cset(t)) < 0)	/* h5py writes UTF-8 */
+		goto out;
+	if (H5Tis_variable_str(t) > 0) {
+		char *v = NULL;
+
+		if (H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Aread(a, mt, &v) >= 0 &&
+		    v && strlen(v) < len) {
+			memcpy(buf, v, strlen(v) + 1);
+			rc = 0;
+		}
+		if (v)
+			H5free_memory(v);
+	} else {
+		size_t n = H5Tget_size(t);
+
+		if (n > 0 && n < len && H5Tset_size(mt, n + 1) >= 0 &&
+		    H5Aread(a, mt, buf) >= 0) {
+			buf[n] = '\0';
+			rc = 0;
+		}
+	}
+out:
+	if (rc)
+		buf[0] = '\0';
+	if (mt >= 0)
+		H5Tclose(mt);
+	if (s >= 0)
+		H5Sclose(s);
+	if (t >= 0)
+		H5Tclose(t);
+	H5Aclose(a);
+	return rc;
+}
+
+/* attr_read_double - a numeric attribute of one element as a double;
+ * 0 or -1 (missing, not a number, not one element). */
+static int attr_read_double(hid_t obj, const char *name, double *v)
+{
+	hid_t a, t = NONE, s = NONE;
+	H5T_class_t c;
+	int rc = -1;
+
+	if (H5Aexists(obj, name) <= 0)
+		return -1;
+	a = H5Aopen(obj, name, H5P_DEFAULT);
+	if (a < 0)
+		return -1;
+	t = H5Aget_type(a);
+	s = H5Aget_space(a);
+	c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+	if (s >= 0 && (c == H5T_FLOAT || c == H5T_INTEGER) &&
+	    H5Sget_simple_extent_npoints(s) == 1 &&
+	    H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0)
+		rc = 0;
+	if (s >= 0)
+		H5Sclose(s);
+	if (t >= 0)
+		H5Tclose(t);
+	H5Aclose(a);
+	return rc;
 }
 
 /* text_dataset - scalar variable-length string dataset name = text. */
@@ -387,7 +564,7 @@ static int write_meta(h5md_file *h, const h5md_info *info)
 	close_id(&sub);
 	CK(h, sub = make_group(g, "modules/units"));
 	CK(h, attr_ints(sub, "version", units_version, 2));
-	CK(h, attr_str(sub, "system", "LJ", 1));
+	CK(h, attr_str(sub, "system", systems[h->units].h5md, 1));
 	close_id(&sub);
 	close_id(&g);
 	return 0;
@@ -433,11 +610,12 @@ static int write_particles(h5md_file *h, const h5md_info *info)
 		goto fail;
 	}
 	for (i = 0; i < n; i++)
-		mass[i] = info->type_mass ? info->type_mass[info->species[i]] : info->mass;
+		mass[i] = (info->type_mass ? info->type_mass[info->species[i]] :
+			   info->mass) * h->scale[Q_MASS];
 	CK(h, d = H5Dcreate2(h->file, TRAJ "/mass", H5T_IEEE_F64LE, s,
 			     H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
 	CK(h, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass));
-	CK(h, attr_str(d, "unit", "m0", 1));
+	CK(h, attr_str(d, "unit", systems[h->units].unit[Q_MASS], 1));
 	close_id(&d);
 	H5Sclose(s);
 	free(mass);
@@ -458,6 +636,8 @@ fail:
 /* The time-dependent elements of info->fields, with their units. */
 static int write_elements(h5md_file *h, const h5md_info *info)
 {
+	const unit_system *u = &systems[h->units];
+	const char *mda_attr = u->physical ? "unit" : "reduced_unit";
 	hid_t g = NONE;
 	int e;
 
@@ -470,15 +650,15 @@ static int write_elements(h5md_file *h, const h5md_info *info)
 		CK(h, g = make_group(h->file, el->path));
 		CK(h, h->val[e] = td_dataset(g, "value", el->kind, type, info->n,
 					     info->compression));
-		if (el->unit)
-			CK(h, attr_str(h->val[e], el->mda ? "reduced_unit" : "unit",
-				       el->unit, 1));
+		if (el->q != Q_NONE)
+			CK(h, attr_str(h->val[e], el->mda ? mda_attr : "unit",
+				       u->unit[el->q], 1));
 		if (e == E_POS) {
 			CK(h, h->step = td_dataset(g, "step", K_SCALAR,
 						   H5T_STD_I64LE, 0, 0));
 			CK(h, h->time = td_dataset(g, "time", K_SCALAR,
 						   H5T_IEEE_F64LE, 0, 0));
-			CK(h, attr_str(h->time, "reduced_unit", "tau", 1));
+			CK(h, attr_str(h->time, mda_attr, u->unit[Q_TIME], 1));
 		} else {
 			CK(h, H5Lcreate_hard(h->file, TRAJ "/position/step", g,
 					     "step", H5P_DEFAULT, H5P_DEFAULT));
@@ -493,6 +673,30 @@ fail:
 	return -1;
 }
 
+/* /parameters/units: the mapping from reduced units (see h5md.h). */
+static int write_units(h5md_file *h, hid_t params)
+{
+	const unit_system *u = &systems[h->units];
+	char name[32];
+	hid_t g = NONE;
+	int q;
+
+	CK(h, g = H5Gcreate2(params, "units", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+	CK(h, attr_str(g, "system", u->name, 1));
+	CK(h, attr_str(g, "description", u->about, 1));
+	CK(h, attr_str(g, "rule", "value in this file = value in reduced LJ units x <quantity>, in <quantity>_unit", 1));
+	for (q = 0; q < NQ; q++) {
+		snprintf(name, sizeof(name), "%s_unit", q_names[q]);
+		CK(h, attr_double(g, q_names[q], h->scale[q]));
+		CK(h, attr_str(g, name, u->unit[q], 1));
+	}
+	close_id(&g);
+	return 0;
+fail:
+	close_id(&g);
+	return -1;
+}
+
 static int write_parameters(h5md_file *h, const h5md_info *info)
 {
 	hid_t g = NONE;
@@ -501,11 +705,23 @@ static int write_parameters(h5md_file *h, const h5md_info *info)
 	CK(h, attr_str(g, "program", "mdsim", 1));
 	CK(h, attr_str(g, "program_version", info->creator_version, 1));
 	CK(h, text_dataset(g, "config", info->config_text ? info->config_text : ""));
+	CK(h, write_units(h, g));
 	close_id(&g);
 	return 0;
 fail:
 	close_id(&g);
 	return -1;
+}
+
+/* set_units - the handle writes in units: scales and the scratch row. */
+static int set_units(h5md_file *h, int units)
+{
+	h->units = units;
+	unit_scales(units, h->scale);
+	if (units == H5MD_UNITS_LJ)
+		return 0;
+	h->scratch = malloc(sizeof(double) * 3 * (size_t)(h->n > 0 ? h->n : 1));
+	return h->scratch ? 0 : -1;
 }
 
 h5md_file *h5md_create(const char *path, const h5md_info *info, char *err,
@@ -526,6 +742,14 @@ h5md_file *h5md_create(const char *path, const h5md_info *info, char *err,
 	}
 	h->n = info->n;
 	h->fields = info->fields | MD_F_X;
+	if (info->units < 0 || info->units >= H5MD_NUNITS) {
+		snprintf(err, errlen, "%s: unknown units %d", path, info->units);
+		goto fail;
+	}
+	if (set_units(h, info->units)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
 	h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
 	if (h->file < 0) {
 		note(h);
@@ -610,16 +834,35 @@ static int set_frames(h5md_file *h, hsize_t k)
 	return rc;
 }
 
+/*
+ * in_file_units - src (count doubles of quantity q) as the file stores it:
+ * src itself when the scale is 1 (lj: the values go out bit for bit),
+ * else each value times the scale, in buf.
+ */
+static const void *in_file_units(const h5md_file *h, int q, const void *src,
+				 double *buf, size_t count)
+{
+	const double *a = src;
+	size_t i;
+
+	if (q == Q_NONE || h->scale[q] == 1.0)
+		return src;
+	for (i = 0; i < count; i++)
+		buf[i] = a[i] * h->scale[q];
+	return buf;
+}
+
 int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 {
-	double edges[9] = { 0 };
+	double edges[9] = { 0 }, small[9], time;
 	const void *src[NELEM];
 	hsize_t k = (hsize_t)h->frames;
 	int e;
 
-	edges[0] = fr->box[0];
-	edges[4] = fr->box[1];
-	edges[8] = fr->box[2];
+	edges[0] = fr->box[0] * h->scale[Q_LENGTH];
+	edges[4] = fr->box[1] * h->scale[Q_LENGTH];
+	edges[8] = fr->box[2] * h->scale[Q_LENGTH];
+	time = fr->time * h->scale[Q_TIME];
 	src[E_POS] = fr->x;
 	src[E_VEL] = fr->v;
 	src[E_FORCE] = fr->f;
@@ -638,19 +881,29 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 		snprintf(h->why, sizeof(h->why), "an earlier write failed");
 		goto fail;
 	}
-	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &fr->time) ||
+	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &time) ||
 	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
 		goto fail;
 	/* position last, as in flush_ordered: readers that count frames by
 	 * position (MDAnalysis) must not see a frame whose other elements a
 	 * metadata eviction before a kill has not extended yet */
 	for (int q = 0; q < NELEM; q++) {
+		const td_elem *el;
+		const void *row;
+
 		e = q == NELEM - 1 ? E_POS : (q < E_POS ? q : q + 1);
 		if (h->val[e] < 0)
 			continue;
-		if (write_row(h, h->val[e], elems[e].kind, k,
-			      elems[e].kind == K_IVEC ? H5T_NATIVE_INT :
-			      H5T_NATIVE_DOUBLE, src[e]))
+		el = &elems[e];
+		if (el->kind == K_VEC)	/* edges are scaled above */
+			row = in_file_units(h, el->q, src[e], h->scratch, 3 * (size_t)h->n);
+		else if (el->kind == K_SCALAR)
+			row = in_file_units(h, el->q, src[e], small, 1);
+		else
+			row = src[e];
+		if (write_row(h, h->val[e], el->kind, k,
+			      el->kind == K_IVEC ? H5T_NATIVE_INT :
+			      H5T_NATIVE_DOUBLE, row))
 			goto fail;
 	}
 	h->frames++;
@@ -868,6 +1121,86 @@ bad:
 	return MD_EXIT_INPUT;
 }
 
+/*
+ * unit_agrees - does dataset d carry the unit attributes that units say?
+ * Physical systems: `unit` = want; lj: no `unit` (a reduced file has
+ * `reduced_unit`). *got gets the `unit` found ("" when none).
+ */
+static int unit_agrees(hid_t d, int units, const char *want, char *got,
+		       size_t len)
+{
+	int has = H5Aexists(d, "unit") > 0;
+
+	got[0] = '\0';
+	if (has && attr_read_str(d, "unit", got, len))
+		snprintf(got, len, "(unreadable)");
+	if (!systems[units].physical)
+		return !has;
+	return has && !strcmp(got, want);
+}
+
+/*
+ * read_units - the units of an open file, from /parameters/units (written
+ * by mdsim since output.units exists; a file without it is in lj units)
+ * into h->units and h->scale. The unit attributes of position, velocity,
+ * force and time must agree with it, else nothing could take the values
+ * back to reduced units. Returns 0 or MD_EXIT_INPUT with err set.
+ */
+static int read_units(h5md_file *h, const char *path, char *err, size_t errlen)
+{
+	char name[32], got[64];
+	hid_t g = NONE;
+	int u, q, e, rc = MD_EXIT_INPUT, mapped = 0;
+
+	h->units = H5MD_UNITS_LJ;
+	unit_scales(H5MD_UNITS_LJ, h->scale);
+	if (H5Lexists(h->file, "parameters", H5P_DEFAULT) > 0 &&
+	    H5Lexists(h->file, "parameters/units", H5P_DEFAULT) > 0) {
+		g = H5Gopen2(h->file, "parameters/units", H5P_DEFAULT);
+		if (g < 0 || attr_read_str(g, "system", name, sizeof(name))) {
+			snprintf(err, errlen, "%s: /parameters/units has no readable system attribute",
+				 path);
+			goto out;
+		}
+		for (u = 0; u < H5MD_NUNITS && strcmp(name, systems[u].name); u++)
+			;
+		if (u == H5MD_NUNITS) {
+			snprintf(err, errlen, "%s: /parameters/units: system \"%s\" is not one mdsim knows (lj, argon)",
+				 path, name);
+			goto out;
+		}
+		h->units = u;
+		mapped = 1;
+		for (q = 0; q < NQ; q++)
+			if (attr_read_double(g, q_names[q], &h->scale[q]) ||
+			    !isfinite(h->scale[q]) || !(h->scale[q] > 0.0)) {
+				snprintf(err, errlen, "%s: /parameters/units: the %s scale is missing or not a positive number",
+					 path, q_names[q]);
+				goto out;
+			}
+	}
+	for (e = 0; e <= E_IMAGE; e++) {	/* position, velocity, force, time */
+		hid_t d = e == E_IMAGE ? h->time : h->val[e];
+		int q = e == E_IMAGE ? Q_TIME : elems[e].q;
+		const unit_system *u = &systems[h->units];
+
+		if (d < 0 || unit_agrees(d, h->units, u->unit[q], got, sizeof(got)))
+			continue;
+		snprintf(err, errlen, "%s: %s/%s has unit \"%s\", but %s %s units (%s%s%s): cannot take it back to reduced units",
+			 path, e == E_IMAGE ? "position" : elems[e].path + strlen(TRAJ "/"),
+			 e == E_IMAGE ? "time" : "value", got,
+			 mapped ? "the file's /parameters/units says" :
+			 "the file has no /parameters/units, so mdsim takes it as", u->name,
+			 u->physical ? "expected \"" : "reduced values carry no unit attribute there",
+			 u->physical ? u->unit[q] : "", u->physical ? "\"" : "");
+		goto out;
+	}
+	rc = 0;
+out:
+	close_id(&g);
+	return rc;
+}
+
 /* Is every value finite? (a frame cut short by a kill reads as NaN) */
 static int all_finite(const double *a, long n)
 {
@@ -924,9 +1257,42 @@ static void fields_text(unsigned f, char *buf, size_t len)
 		 f & MD_F_F ? ",force" : "");
 }
 
+/*
+ * to_reduced - the frame just read, from the file's units back to reduced
+ * ones: positions, velocities, edges and time divided by their scales
+ * (not touched for lj). Division is monotonic, so positions written in
+ * [0, L) come back in [0, L]; one that lands on L is wrapped (image + 1),
+ * as the engine keeps positions in [0, L). Returns 0, or -1
+ * when a value overflows (a hostile scale).
+ */
+static int to_reduced(const h5md_file *h, md_state *st, double edges[9],
+		      double *time)
+{
+	size_t i, n3 = 3 * (size_t)st->n;
+
+	if (h->units == H5MD_UNITS_LJ)
+		return 0;
+	for (i = 0; i < n3; i++) {
+		st->x[i] /= h->scale[Q_LENGTH];
+		st->v[i] /= h->scale[Q_VELOCITY];
+	}
+	for (i = 0; i < 9; i++)
+		edges[i] /= h->scale[Q_LENGTH];
+	*time /= h->scale[Q_TIME];
+	if (!all_finite(st->x, (long)n3) || !all_finite(st->v, (long)n3) ||
+	    !all_finite(edges, 9) || !isfinite(*time))
+		return -1;
+	for (i = 0; i < n3; i++)
+		if (st->x[i] == edges[4 * (i % 3)] && st->image[i] < INT_MAX) {
+			st->x[i] -= edges[4 * (i % 3)];
+			st->image[i]++;
+		}
+	return 0;
+}
+
 /* The in-process reader; h5md_read_last runs it in a child process. */
 static int read_last_direct(const char *path, unsigned need, md_state *st,
-			    double *time, char *err, size_t errlen)
+			    double *time, int *units, char *err, size_t errlen)
 {
 	h5md_file *h = handle_new();
 	double edges[9];
@@ -939,6 +1305,8 @@ static int read_last_direct(const char *path, unsigned need, md_state *st,
 		return MD_EXIT_IO;
 	}
 	rc = open_existing(h, path, 0, err, errlen);
+	if (!rc)
+		rc = read_units(h, path, err, errlen);
 	if (rc)
 		goto out;
 	if ((need & h->fields) != need) {
@@ -980,6 +1348,12 @@ static int read_last_direct(const char *path, unsigned need, md_state *st,
 		snprintf(err, errlen, "cannot read frame %ld of %s: %s", k, path, h->why);
 		goto out;
 	}
+	if (to_reduced(h, st, edges, time)) {
+		snprintf(err, errlen, "%s: frame %ld is not finite in reduced units (the /parameters/units scales are wrong)",
+			 path, k);
+		rc = MD_EXIT_INPUT;
+		goto out;
+	}
 	if (H5Lexists(h->file, TRAJ "/species", H5P_DEFAULT) > 0) {
 		hid_t ds = H5Dopen2(h->file, TRAJ "/species", H5P_DEFAULT);
 
@@ -1004,12 +1378,29 @@ static int read_last_direct(const char *path, unsigned need, md_state *st,
 		}
 	}
 	st->step = step;
+	*units = h->units;
 	rc = 0;
 out:
 	handle_free(h, NULL);
 	if (rc)
 		md_state_free(st);
 	return rc;
+}
+
+/* same_units - does the open file use units, with this program's scales
+ * (to 1e-12: a file of another mapping must not get frames of ours)? */
+static int same_units(const h5md_file *h, int units)
+{
+	double s[NQ];
+	int q;
+
+	if (units < 0 || units >= H5MD_NUNITS || h->units != units)
+		return 0;
+	unit_scales(units, s);
+	for (q = 0; q < NQ; q++)
+		if (fabs(h->scale[q] - s[q]) > 1e-12 * s[q])
+			return 0;
+	return 1;
 }
 
 h5md_file *h5md_open_append(const char *path, const h5md_info *info,
@@ -1029,8 +1420,24 @@ h5md_file *h5md_open_append(const char *path, const h5md_info *info,
 		return NULL;
 	}
 	rc = open_existing(h, path, 1, err, errlen);
+	if (!rc)
+		rc = read_units(h, path, err, errlen);
 	if (rc) {
 		*bad_input = rc == MD_EXIT_INPUT;
+		goto fail;
+	}
+	if (!same_units(h, info->units)) {
+		snprintf(err, errlen, "cannot append to %s: it is written in %s units (positions in %s), but this run asks for output.units = %s (%s): set output.units = %s to continue it, or write a new file",
+			 path, systems[h->units].name, systems[h->units].unit[Q_LENGTH],
+			 h5md_units_name(info->units),
+			 info->units >= 0 && info->units < H5MD_NUNITS ?
+			 systems[info->units].unit[Q_LENGTH] : "?",
+			 systems[h->units].name);
+		*bad_input = 1;
+		goto fail;
+	}
+	if (set_units(h, info->units)) {
+		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	fields_text(h->fields, have, sizeof(have));
@@ -1089,7 +1496,7 @@ fail:
  * process (the fuzzer, which needs the coverage of the reading code).
  */
 typedef struct rl_head {
-	int rc, n;
+	int rc, n, units;
 	long step;
 	double time, box[3];
 	char err[1024];
@@ -1136,7 +1543,8 @@ static void child_read(int fd, const char *path, unsigned need)
 	size_t n3;
 
 	memset(&hd, 0, sizeof(hd));
-	hd.rc = read_last_direct(path, need, &st, &hd.time, hd.err, sizeof(hd.err));
+	hd.rc = read_last_direct(path, need, &st, &hd.time, &hd.units, hd.err,
+				 sizeof(hd.err));
 	if (!hd.rc) {
 		hd.n = st.n;
 		hd.step = st.step;
@@ -1155,6 +1563,14 @@ static void child_read(int fd, const char *path, unsigned need)
 int h5md_read_last(const char *path, unsigned need, md_state *st,
 		   double *time, char *err, size_t errlen)
 {
+	int units;
+
+	return h5md_read_last_units(path, need, st, time, &units, err, errlen);
+}
+
+int h5md_read_last_units(const char *path, unsigned need, md_state *st,
+			 double *time, int *units, char *err, size_t errlen)
+{
 	const char *inproc = getenv("MDSIM_RESTART_IN_PROCESS");
 	int fd[2], status = 0, rc, got = -1;
 	rl_head hd;
@@ -1162,7 +1578,7 @@ int h5md_read_last(const char *path, unsigned need, md_state *st,
 
 	memset(st, 0, sizeof(*st));
 	if (inproc && inproc[0] == '1')
-		return read_last_direct(path, need, st, time, err, errlen);
+		return read_last_direct(path, need, st, time, units, err, errlen);
 	if (pipe(fd)) {
 		snprintf(err, errlen, "cannot read %s: pipe: %s", path, strerror(errno));
 		return MD_EXIT_IO;
@@ -1202,10 +1618,15 @@ int h5md_read_last(const char *path, unsigned need, md_state *st,
 			   read_all(fd[0], st->type, (size_t)hd.n * sizeof(int))) {
 			got = -1;
 			rc = MD_EXIT_IO;
+		} else if (hd.units < 0 || hd.units >= H5MD_NUNITS) {
+			snprintf(err, errlen, "cannot read %s: the reader process sent units %d",
+				 path, hd.units);
+			rc = MD_EXIT_IO;
 		} else {
 			st->step = hd.step;
 			memcpy(st->box, hd.box, sizeof(st->box));
 			*time = hd.time;
+			*units = hd.units;
 		}
 	}
 	close(fd[0]);

@@ -92,6 +92,7 @@ enum md_backend_kind */
 	long traj_every;	/* steps between frames */
 	char traj_fields[64];	/* comma list: position,velocity,image,force */
 	int compression;	/* deflate frames */
+	int traj_units;		/* output.units: 0 lj, 1 argon (enum h5md_units) */
 	double flush_interval;	/* seconds; flush every frame or this, whichever is later */
 	int overwrite;		/* replace an existing file */
 	int append;		/* continue an existing trajectory (restart) */

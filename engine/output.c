@@ -26,6 +26,10 @@
 
 #define NSLOT 2
 
+/* output.units (config.c: "lj|argon") is passed on as an enum h5md_units */
+typedef char units_keys_match[H5MD_UNITS_LJ == 0 && H5MD_UNITS_ARGON == 1 &&
+			      H5MD_NUNITS == 2 ? 1 : -1];
+
 typedef struct out_slot {
 	md_state st;		/* downloaded fields, original order */
 	double obs[H5MD_NOBS];
@@ -117,19 +121,38 @@ int md_output_check(const md_config *cfg, FILE *err)
 	return MD_EXIT_INPUT;
 }
 
+/* Same file? (paths may differ: ./a.h5md, a link, ...) */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int md_output_restart(const md_config *cfg, md_state *st, FILE *out)
 {
 	char err[1024];
 	double t, box[3];
 	long n = cfg_particles(cfg);
-	int rc, d, i;
+	int rc, d, i, units = H5MD_UNITS_LJ;
 
 	h5md_quiet();
-	rc = h5md_read_last(cfg->restart, MD_F_X | MD_F_V | MD_F_IMAGE, st, &t,
-			    err, sizeof(err));
+	rc = h5md_read_last_units(cfg->restart, MD_F_X | MD_F_V | MD_F_IMAGE, st,
+				  &t, &units, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mdsim: restart: %s\n", err);
 		return rc;
+	}
+	/* continuing the restart file in other units: refused before any work
+	 * (h5md_open_append checks any appended file again) */
+	if (cfg->append && cfg->trajectory[0] && units != cfg->traj_units &&
+	    same_file(cfg->trajectory, cfg->restart)) {
+		fprintf(stderr, "mdsim: %s: [output] units: cannot append to %s: it is written in %s units, but output.units = %s; set output.units = %s to continue it, or write a new file\n",
+			cfg->path, cfg->trajectory, h5md_units_name(units),
+			h5md_units_name(cfg->traj_units), h5md_units_name(units));
+		md_state_free(st);
+		return MD_EXIT_INPUT;
 	}
 	cfg_box(cfg, box);
 	if (n < 0) {	/* the config reads an XYZ file: take the restart's own */
@@ -154,8 +177,10 @@ int md_output_restart(const md_config *cfg, md_state *st, FILE *out)
 			return MD_EXIT_INPUT;
 		}
 	if (!cfg->quiet)
-		fprintf(out, "Restart from %s: step %ld (time %g tau), %d particles\n",
-			cfg->restart, st->step, t, st->n);
+		fprintf(out, "Restart from %s: step %ld (time %g tau), %d particles%s\n",
+			cfg->restart, st->step, t, st->n,
+			units == H5MD_UNITS_LJ ? "" :
+			" (file in argon units, converted to reduced units)");
 	return 0;
 }
 
@@ -346,6 +371,7 @@ int md_output_open(md_output **out, const md_config *cfg, const md_state *st,
 	info.n = st->n;
 	info.fields = o->fields;
 	info.compression = cfg->compression;
+	info.units = cfg->traj_units;
 	info.species = st->type;
 	info.mass = cfg->mass;
 	info.type_mass = cfg->ntypes > 1 ? cfg->type_mass : NULL;

@@ -45,15 +45,20 @@ int md_output_check(const md_config *cfg, FILE *err);
 /*
  * md_output_restart - load the state to start from out of cfg->restart:
  * the last complete frame's positions (wrapped), images, velocities,
- * species and step. The file's particle count and box must be those of
- * the config's [system]. Allocates st. Returns 0 or MD_EXIT_INPUT /
- * MD_EXIT_IO after a message on stderr; one line on out unless quiet.
+ * species and step, in reduced units whatever units the file is written
+ * in (an argon file is converted back: equal to the written state to
+ * round-off). The file's particle count and box must be those of the
+ * config's [system]; appending to the restart file itself needs
+ * output.units = the file's units. Allocates st. Returns 0 or
+ * MD_EXIT_INPUT / MD_EXIT_IO after a message on stderr; one line on out
+ * unless quiet.
  */
 int md_output_restart(const md_config *cfg, md_state *st, FILE *out);
 
 /*
  * md_output_open - create (or, with output.append, continue) the
- * trajectory for a run starting from st (st->step is the first step), start
+ * trajectory, in output.units, for a run starting from st (st->step is
+ * the first step; an appended file must be in the same units), start
  * the writer thread and hand over the frame of the first step when it is
  * due. *out is NULL when cfg has no trajectory. Returns 0 or an MD_EXIT_*
  * code after a message on stderr (nothing left running).

@@ -5,7 +5,10 @@
  * step/time links, a bit-exact round trip of known positions, velocities
  * and images, append and restart reading (incomplete trailing frames
  * skipped), the [output] checks and the writer thread driven by the CPU
- * backend. Files go to a fresh directory under $TMPDIR (or /tmp).
+ * backend; files in argon units (output.units = argon) against scales
+ * computed here from the argon parameters and the CODATA constants, their
+ * conversion back for a restart, appends in other units and hostile unit
+ * records refused. Files go to a fresh directory under $TMPDIR (or /tmp).
  */
 #include <hdf5.h>
 #include <sys/stat.h>
@@ -55,8 +58,8 @@ static void frame_data(int k, double *x, double *v, int *img)
 
 static const int species[NP] = { 0, 1, 0, 1, 1 };
 
-static h5md_file *write_file(const char *path, unsigned fields, int frames,
-			     long step0)
+static h5md_file *write_file_units(const char *path, unsigned fields,
+				   int frames, long step0, int units)
 {
 	char err[600];
 	double x[3 * NP], v[3 * NP], f[3 * NP];
@@ -69,6 +72,7 @@ static h5md_file *write_file(const char *path, unsigned fields, int frames,
 	info.fields = fields;
 	info.species = species;
 	info.mass = 1.5;
+	info.units = units;
 	info.config_text = "[system]\ncells = 1 1 1\n";
 	info.creator_version = MD_VERSION;
 	h5md_quiet();
@@ -91,9 +95,16 @@ static h5md_file *write_file(const char *path, unsigned fields, int frames,
 		fr.image = img;
 		fr.obs[H5MD_OBS_PE] = -5.0 + k;
 		fr.obs[H5MD_OBS_TEMP] = 1.5 * k;
+		fr.obs[H5MD_OBS_PRESS] = 0.25 + k;
 		ck_assert_msg(h5md_append(h, &fr, err, sizeof(err)) == 0, "append: %s", err);
 	}
 	return h;
+}
+
+static h5md_file *write_file(const char *path, unsigned fields, int frames,
+			     long step0)
+{
+	return write_file_units(path, fields, frames, step0, H5MD_UNITS_LJ);
 }
 
 static void close_file(h5md_file *h)
@@ -685,6 +696,343 @@ START_TEST(writer_thread_with_cpu_backend)
 }
 END_TEST
 
+/* ---- argon units ------------------------------------------------------ */
+
+/*
+ * The argon mapping, worked out here from its definition and not taken
+ * from h5md.c: sigma = 3.405 Angstrom, epsilon/kB = 119.8 K, m = 39.948
+ * g/mol, kB and NA of CODATA 2018; tau = sqrt(m sigma^2 / epsilon).
+ */
+typedef struct argon_ref {
+	double length, time, velocity, force, energy, temp, press, mass;
+} argon_ref;
+
+static argon_ref argon(void)
+{
+	const double kb = 1.380649e-23, na = 6.02214076e23;
+	const double sigma = 3.405e-10, eps = 119.8 * kb, m = 0.039948 / na;
+	argon_ref r;
+
+	r.length = 3.405;
+	r.time = sqrt(m * sigma * sigma / eps) / 1e-12;
+	r.velocity = r.length / r.time;
+	r.energy = 119.8 * 8.31446261815324 / 1000.0;	/* R = kB NA, J/(mol K), exact */
+	r.force = r.energy / r.length;
+	r.temp = 119.8;
+	r.press = eps / (sigma * sigma * sigma) / 1e5;
+	r.mass = 39.948;
+	return r;
+}
+
+static int close_rel(double got, double want, double rel)
+{
+	return fabs(got - want) <= rel * fabs(want);
+}
+
+static double dbl_attr(hid_t f, const char *obj, const char *name)
+{
+	hid_t a = H5Aopen_by_name(f, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+	double v = NAN;
+
+	ck_assert_msg(a >= 0, "no attribute %s of %s", name, obj);
+	ck_assert(H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0);
+	H5Aclose(a);
+	return v;
+}
+
+START_TEST(argon_units_and_values)
+{
+	static const char *const q[] = { "length", "time", "velocity", "force",
+		"energy", "temperature", "pressure", "mass" };
+	static const char *const qu[] = { "Angstrom", "ps", "Angstrom ps-1",
+		"kJ mol-1 Angstrom-1", "kJ mol-1", "K", "bar", "u" };
+	argon_ref r = argon();
+	const double want[] = { r.length, r.time, r.velocity, r.force, r.energy,
+		r.temp, r.press, r.mass };
+	double x[NF][NP][3], v[NF][NP][3], fo[NF][NP][3], edges[NF][3][3], t[NF];
+	double pe[NF], temp[NF], pr[NF], m[NP], ex[3 * NP], ev[3 * NP];
+	char path[300], name[64];
+	int eimg[3 * NP], img[NF][NP][3], k, i;
+	hid_t f;
+
+	/* the textbook value, as a check of the reference itself */
+	ck_assert_msg(fabs(r.time - 2.156) < 0.001, "tau = %g ps", r.time);
+	make_dir();
+	path_in_dir(path, sizeof(path), "argon.h5md");
+	close_file(write_file_units(path, MD_F_X | MD_F_V | MD_F_IMAGE | MD_F_F,
+				    NF, 100, H5MD_UNITS_ARGON));
+	f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	ck_assert(f >= 0);
+
+	/* what MDAnalysis parses: `unit` in its own table, no reduced_unit */
+	expect_unit(f, "h5md/modules/units", "system", "SI");
+	expect_unit(f, TRAJ "/position/value", "unit", "Angstrom");
+	expect_unit(f, TRAJ "/position/time", "unit", "ps");
+	expect_unit(f, TRAJ "/velocity/value", "unit", "Angstrom ps-1");
+	expect_unit(f, TRAJ "/force/value", "unit", "kJ mol-1 Angstrom-1");
+	expect_unit(f, TRAJ "/box/edges/value", "unit", "Angstrom");
+	expect_unit(f, TRAJ "/mass", "unit", "u");
+	expect_unit(f, "observables/potential_energy/value", "unit", "kJ mol-1");
+	expect_unit(f, "observables/total_energy/value", "unit", "kJ mol-1");
+	expect_unit(f, "observables/temperature/value", "unit", "K");
+	expect_unit(f, "observables/pressure/value", "unit", "bar");
+	ck_assert(H5Aexists_by_name(f, TRAJ "/position/value", "reduced_unit", H5P_DEFAULT) == 0);
+	ck_assert(H5Aexists_by_name(f, TRAJ "/position/time", "reduced_unit", H5P_DEFAULT) == 0);
+	ck_assert(H5Aexists_by_name(f, TRAJ "/image/value", "unit", H5P_DEFAULT) == 0);
+
+	/* the recorded mapping back to reduced units */
+	expect_unit(f, "parameters/units", "system", "argon");
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "%s_unit", q[i]);
+		expect_unit(f, "parameters/units", name, qu[i]);
+		ck_assert_msg(close_rel(dbl_attr(f, "parameters/units", q[i]), want[i], 1e-12),
+			      "%s scale %.17g, expected %.17g", q[i],
+			      dbl_attr(f, "parameters/units", q[i]), want[i]);
+	}
+
+	/* the values: reduced values times the scales */
+	read_all(f, TRAJ "/position/value", H5T_NATIVE_DOUBLE, x);
+	read_all(f, TRAJ "/velocity/value", H5T_NATIVE_DOUBLE, v);
+	read_all(f, TRAJ "/force/value", H5T_NATIVE_DOUBLE, fo);
+	read_all(f, TRAJ "/image/value", H5T_NATIVE_INT, img);
+	read_all(f, TRAJ "/box/edges/value", H5T_NATIVE_DOUBLE, edges);
+	read_all(f, TRAJ "/position/time", H5T_NATIVE_DOUBLE, t);
+	read_all(f, TRAJ "/mass", H5T_NATIVE_DOUBLE, m);
+	read_all(f, "observables/potential_energy/value", H5T_NATIVE_DOUBLE, pe);
+	read_all(f, "observables/temperature/value", H5T_NATIVE_DOUBLE, temp);
+	read_all(f, "observables/pressure/value", H5T_NATIVE_DOUBLE, pr);
+	H5Fclose(f);
+	for (i = 0; i < NP; i++)
+		ck_assert(close_rel(m[i], 1.5 * r.mass, 1e-15));
+	for (k = 0; k < NF; k++) {
+		frame_data(k, ex, ev, eimg);
+		ck_assert(close_rel(t[k], 0.005 * (100 + 10 * k) * r.time, 1e-13));
+		ck_assert(close_rel(pe[k], (-5.0 + k) * r.energy, 1e-13));
+		ck_assert(close_rel(pr[k], (0.25 + k) * r.press, 1e-13));
+		ck_assert(temp[k] == 0.0 || close_rel(temp[k], 1.5 * k * r.temp, 1e-15));
+		for (i = 0; i < 3 * NP; i++) {
+			ck_assert(close_rel(x[k][i / 3][i % 3], ex[i] * 3.405, 1e-15));
+			ck_assert(close_rel(v[k][i / 3][i % 3], ev[i] * r.velocity, 1e-13));
+			ck_assert(fo[k][i / 3][i % 3] == 0.0);
+			ck_assert_int_eq(img[k][i / 3][i % 3], eimg[i]);	/* no unit */
+		}
+		ck_assert(close_rel(edges[k][0][0], 3.0 * 3.405, 1e-15));
+		ck_assert(close_rel(edges[k][2][2], (5.0 + k) * 3.405, 1e-15));
+		ck_assert(edges[k][0][1] == 0.0 && edges[k][1][0] == 0.0);
+	}
+	remove_dir();
+}
+END_TEST
+
+/* A restart from an argon file gets the reduced state back (to round-off),
+ * from an lj file exactly; both say which units the file had. */
+START_TEST(argon_restart_reads_reduced_units)
+{
+	char path[300], err[600];
+	double x[3 * NP], v[3 * NP], t;
+	int img[3 * NP], i, units = -1;
+	md_state st;
+
+	make_dir();
+	path_in_dir(path, sizeof(path), "ar.h5md");
+	close_file(write_file_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, NF, 0,
+				    H5MD_UNITS_ARGON));
+	ck_assert_msg(h5md_read_last_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, &st,
+					   &t, &units, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(units, H5MD_UNITS_ARGON);
+	frame_data(NF - 1, x, v, img);
+	ck_assert_int_eq(st.step, 10 * (NF - 1));
+	ck_assert(close_rel(t, 0.005 * 10 * (NF - 1), 1e-15));
+	ck_assert(close_rel(st.box[0], 3.0, 1e-15) && close_rel(st.box[1], 4.0, 1e-15) &&
+		  close_rel(st.box[2], 5.0 + NF - 1, 1e-15));
+	for (i = 0; i < 3 * NP; i++) {
+		ck_assert_msg(close_rel(st.x[i], x[i], 1e-15), "x %d: %.17g %.17g", i,
+			      st.x[i], x[i]);
+		ck_assert(close_rel(st.v[i], v[i], 1e-15) || v[i] == 0.0);
+		ck_assert_int_eq(st.image[i], img[i]);
+	}
+	md_state_free(&st);
+
+	path_in_dir(path, sizeof(path), "lj.h5md");
+	close_file(write_file(path, MD_F_X | MD_F_V | MD_F_IMAGE, NF, 0));
+	ck_assert(h5md_read_last_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, &st, &t,
+				       &units, err, sizeof(err)) == 0);
+	ck_assert_int_eq(units, H5MD_UNITS_LJ);
+	for (i = 0; i < 3 * NP; i++)
+		ck_assert(st.x[i] == x[i] && st.v[i] == v[i]);	/* bit for bit */
+	md_state_free(&st);
+	remove_dir();
+}
+END_TEST
+
+/* Whole file into memory (to see that a refused append left it alone). */
+static char *slurp(const char *path, long *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+
+	ck_assert(fp != NULL);
+	fseek(fp, 0, SEEK_END);
+	*len = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)*len + 1);
+	ck_assert(buf && fread(buf, 1, (size_t)*len, fp) == (size_t)*len);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(append_refuses_other_units)
+{
+	char path[300], err[600], *before, *after;
+	long len0, len1, last;
+	int bad, u;
+	h5md_info info;
+	h5md_file *h;
+
+	make_dir();
+	memset(&info, 0, sizeof(info));
+	info.n = NP;
+	info.fields = MD_F_X | MD_F_V | MD_F_IMAGE;
+	info.species = species;
+	info.mass = 1.5;
+	info.config_text = "restarted";
+	info.creator_version = MD_VERSION;
+	for (u = 0; u < 2; u++) {
+		int file_units = u ? H5MD_UNITS_LJ : H5MD_UNITS_ARGON;
+
+		path_in_dir(path, sizeof(path), u ? "lj.h5md" : "ar.h5md");
+		close_file(write_file_units(path, info.fields, NF, 0, file_units));
+		before = slurp(path, &len0);
+		info.units = u ? H5MD_UNITS_ARGON : H5MD_UNITS_LJ;
+		h = h5md_open_append(path, &info, 20, &last, &bad, err, sizeof(err));
+		ck_assert(h == NULL);
+		ck_assert_int_eq(bad, 1);
+		ck_assert_msg(strstr(err, u ? "in lj units" : "in argon units") &&
+			      strstr(err, "output.units"), "%s", err);
+		after = slurp(path, &len1);
+		ck_assert(len0 == len1 && !memcmp(before, after, (size_t)len0));
+		free(before);
+		free(after);
+		/* the file's own units: accepted */
+		info.units = file_units;
+		h = h5md_open_append(path, &info, 20, &last, &bad, err, sizeof(err));
+		ck_assert_msg(h != NULL, "%s", err);
+		close_file(h);
+	}
+	remove_dir();
+}
+END_TEST
+
+/* Tamper with attribute name of obj in path: a string, a double or an
+ * int (kind 's', 'd', 'i'), or delete it ('x'). */
+static void tamper(const char *path, const char *obj, const char *name,
+		   int kind, const char *sval, double dval)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), o, s, t, a;
+	int ival = (int)dval;
+
+	ck_assert(f >= 0);
+	o = H5Oopen(f, obj, H5P_DEFAULT);
+	ck_assert(o >= 0);
+	if (H5Aexists(o, name) > 0)
+		ck_assert(H5Adelete(o, name) >= 0);
+	if (kind != 'x') {
+		s = H5Screate(H5S_SCALAR);
+		if (kind == 's') {
+			t = H5Tcopy(H5T_C_S1);
+			H5Tset_size(t, H5T_VARIABLE);
+			a = H5Acreate2(o, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+			ck_assert(a >= 0 && H5Awrite(a, t, &sval) >= 0);
+			H5Tclose(t);
+		} else if (kind == 'd') {
+			a = H5Acreate2(o, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+			ck_assert(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &dval) >= 0);
+		} else {
+			a = H5Acreate2(o, name, H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT);
+			ck_assert(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, &ival) >= 0);
+		}
+		H5Aclose(a);
+		H5Sclose(s);
+	}
+	H5Oclose(o);
+	H5Fclose(f);
+}
+
+/* A unit record that cannot take the values back to reduced units is an
+ * input error of the restart (never a crash, never a silent misread). */
+START_TEST(restart_refuses_bad_unit_records)
+{
+	static const struct {
+		int argon;
+		const char *obj, *name;
+		int kind;
+		const char *s;
+		double d;
+		const char *says;
+	} cases[] = {
+		{ 1, "parameters/units", "system", 's', "furlong", 0, "furlong" },
+		{ 1, "parameters/units", "system", 'i', NULL, 7, "system" },
+		{ 1, "parameters/units", "system", 'x', NULL, 0, "system" },
+		{ 1, "parameters/units", "length", 'd', NULL, 0.0, "length scale" },
+		{ 1, "parameters/units", "length", 'd', NULL, -3.405, "length scale" },
+		{ 1, "parameters/units", "velocity", 'd', NULL, NAN, "velocity scale" },
+		{ 1, "parameters/units", "time", 's', "2.156", 0, "time scale" },
+		{ 1, "parameters/units", "length", 'd', NULL, 1e-320, "not finite" },
+		{ 1, TRAJ "/position/value", "unit", 's', "nm", 0, "nm" },
+		{ 1, TRAJ "/velocity/value", "unit", 'x', NULL, 0, "velocity" },
+		{ 0, TRAJ "/position/value", "unit", 's', "nm", 0, "nm" },
+		{ 0, "parameters/units", "system", 's', "argon", 0, "says argon units" },
+	};
+	char path[300], err[600], name[32];
+	md_state st;
+	double t;
+	int c, units;
+
+	make_dir();
+	for (c = 0; c < (int)(sizeof(cases) / sizeof(cases[0])); c++) {
+		snprintf(name, sizeof(name), "case%d.h5md", c);
+		path_in_dir(path, sizeof(path), name);
+		close_file(write_file_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, 2, 0,
+					    cases[c].argon ? H5MD_UNITS_ARGON :
+					    H5MD_UNITS_LJ));
+		tamper(path, cases[c].obj, cases[c].name, cases[c].kind, cases[c].s,
+		       cases[c].d);
+		err[0] = '\0';
+		ck_assert_msg(h5md_read_last_units(path, MD_F_X | MD_F_V | MD_F_IMAGE,
+						   &st, &t, &units, err, sizeof(err)) ==
+			      MD_EXIT_INPUT, "case %d accepted", c);
+		ck_assert_msg(strstr(err, cases[c].says), "case %d: %s", c, err);
+	}
+	/* a file written before /parameters/units existed is in lj units */
+	path_in_dir(path, sizeof(path), "old.h5md");
+	close_file(write_file(path, MD_F_X | MD_F_V | MD_F_IMAGE, 2, 0));
+	{
+		hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+
+		ck_assert(H5Ldelete(f, "parameters/units", H5P_DEFAULT) >= 0);
+		H5Fclose(f);
+	}
+	ck_assert(h5md_read_last_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, &st, &t,
+				       &units, err, sizeof(err)) == 0);
+	ck_assert_int_eq(units, H5MD_UNITS_LJ);
+	md_state_free(&st);
+	/* but positions in Angstrom without the mapping cannot be taken back */
+	path_in_dir(path, sizeof(path), "nomap.h5md");
+	close_file(write_file_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, 2, 0,
+				    H5MD_UNITS_ARGON));
+	{
+		hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+
+		ck_assert(H5Ldelete(f, "parameters/units", H5P_DEFAULT) >= 0);
+		H5Fclose(f);
+	}
+	ck_assert_int_eq(h5md_read_last_units(path, MD_F_X | MD_F_V | MD_F_IMAGE, &st,
+					      &t, &units, err, sizeof(err)), MD_EXIT_INPUT);
+	ck_assert_msg(strstr(err, "Angstrom"), "%s", err);
+	remove_dir();
+}
+END_TEST
+
 static Suite *h5md_suite(void)
 {
 	Suite *s = suite_create("h5md");
@@ -700,6 +1048,10 @@ static Suite *h5md_suite(void)
 	tcase_add_test(tc, create_error_names_path_and_reason);
 	tcase_add_test(tc, output_keys_checked_before_work);
 	tcase_add_test(tc, writer_thread_with_cpu_backend);
+	tcase_add_test(tc, argon_units_and_values);
+	tcase_add_test(tc, argon_restart_reads_reduced_units);
+	tcase_add_test(tc, append_refuses_other_units);
+	tcase_add_test(tc, restart_refuses_bad_unit_records);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,6 +20,12 @@
 #      limit: exit 4, a clear message, the frames before stay readable
 #   7. tools/analyze_traj.py: g(r), MSD, energy plot (g(r) cross-checked
 #      against MDAnalysis's InterRDF)
+#   8. output.units = argon: a plain mda.Universe(path) reads every frame;
+#      positions, box, velocities, forces, time and observables equal the
+#      same run written in lj units times scales computed here (sigma,
+#      epsilon/kB, m of argon, CODATA kB and NA); a restart from the argon
+#      file continues the uninterrupted run to round-off; appending in lj
+#      units to it exits 2 and leaves it untouched
 # Skips (exit 0) when python3-mdanalysis, h5py or matplotlib are missing.
 set -u
 cd "$(dirname "$0")/.."
@@ -430,6 +436,136 @@ if MPLBACKEND=Agg "$PY" "$ROOT/tools/analyze_traj.py" run.h5md --out ana --start
 	sed 's/^/    /' ana.log
 else
 	bad "tools/analyze_traj.py"; cat ana.log | tail -n 15
+fi
+
+# ---------------------------------------------------------------------------
+# 8. output.units = argon
+AR="--set output.every=10 --set output.fields=position,velocity,image,force --quiet --backend cpu --steps 100"
+"$MDSIM" base.ini $AR --set output.trajectory=u_lj.h5md > /dev/null 2>&1 &&
+"$MDSIM" base.ini $AR --set output.trajectory=u_ar.h5md --set output.units=argon > /dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "runs with output.units = lj and argon exit 0" || bad "units runs: rc $rc"
+cat > check_argon.py <<'EOF'
+from lib import *
+import MDAnalysis as mda
+lj, ar = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+# argon from its definition: sigma, epsilon/kB, molar mass; CODATA 2018
+kB, NA = 1.380649e-23, 6.02214076e23
+sigma, eps, m = 3.405e-10, 119.8 * kB, 39.948e-3 / NA
+L = 3.405                                   # Angstrom per sigma
+tau = sigma * np.sqrt(m / eps) * 1e12       # ps per tau
+E = eps * NA / 1000.0                       # kJ/mol per epsilon
+Pbar = eps / sigma ** 3 / 1e5               # bar per epsilon sigma^-3
+assert abs(tau - 2.156) < 1e-3, tau
+dt = 0.005
+x, v, fo = (lj[P + e + "/value"][:] for e in ("position", "velocity", "force"))
+steps, edges = lj[P + "position/step"][:], lj[P + "box/edges/value"][:]
+nf = x.shape[0]
+obs = {k: lj["observables/" + k + "/value"][:] for k in lj["observables"]}
+oscale = {"potential_energy": E, "kinetic_energy": E, "total_energy": E,
+          "temperature": 119.8, "pressure": Pbar}
+
+# the file itself (h5py, double precision): the lj run times the scales
+assert np.array_equal(ar[P + "position/step"][:], steps)
+assert np.allclose(ar[P + "position/value"][:], x * L, rtol=1e-15, atol=0)
+assert np.allclose(ar[P + "box/edges/value"][:], edges * L, rtol=1e-15, atol=0)
+assert np.allclose(ar[P + "velocity/value"][:], v * L / tau, rtol=1e-12, atol=0)
+assert np.allclose(ar[P + "position/time"][:], steps * dt * tau, rtol=1e-12, atol=0)
+assert np.allclose(ar[P + "mass"][:], 39.948, rtol=1e-15)
+assert ar[P + "mass"].attrs["unit"] == "u"
+for k, s in oscale.items():
+    assert np.allclose(ar["observables/" + k + "/value"][:], obs[k] * s, rtol=1e-12, atol=0), k
+ua = ar["parameters/units"].attrs
+assert ua["system"] == "argon" and ua["length"] == L and abs(ua["time"] / tau - 1) < 1e-12
+
+# MDAnalysis with no options at all (convert_units=True, n_atoms from the file)
+u = mda.Universe(sys.argv[2])
+assert u.trajectory.units == {"time": "ps", "length": "Angstrom",
+                              "velocity": "Angstrom/ps", "force": "kJ/(mol*Angstrom)"}, u.trajectory.units
+assert u.trajectory.n_frames == nf == 11, u.trajectory.n_frames
+f32 = np.finfo(np.float32).eps
+seen = 0
+for k, ts in enumerate(u.trajectory):
+    assert ts.frame == k and ts.data["step"] == steps[k]
+    assert abs(ts.time - steps[k] * dt * tau) <= 1e-12 * max(ts.time, 1.0), (ts.time, steps[k])
+    want = x[k] * L
+    assert np.abs(ts.positions - want).max() <= f32 * np.abs(want).max(), k
+    assert np.allclose(ts.dimensions[:3], np.diag(edges[k]) * L, rtol=f32, atol=0)
+    assert (ts.dimensions[3:] == 90).all()
+    wv, wf = v[k] * L / tau, fo[k] * E / L
+    assert np.abs(ts.velocities - wv).max() <= 2 * f32 * np.abs(wv).max(), k
+    assert np.abs(ts.forces - wf).max() <= 2 * f32 * np.abs(wf).max(), k
+    for name, s in oscale.items():
+        assert abs(ts.data[name] - obs[name][k] * s) <= 1e-12 * abs(obs[name][k] * s), name
+    seen += 1
+assert seen == nf
+print("mda.Universe(path): %d frames; positions, box, velocities, forces = lj run x (%.3f A, %.6f ps per tau)" %
+      (nf, L, tau))
+EOF
+check "argon: plain mda.Universe(path) reads every frame, values = the lj run x argon scales" \
+	"$PY" check_argon.py u_lj.h5md u_ar.h5md
+tail -n 1 check.log | sed 's/^/    /'
+
+# restart from an argon file: converted back to reduced units, so the run
+# continues the uninterrupted one (to round-off: one multiplication and
+# one division per value; bit for bit with lj files, part 3)
+RA="--set output.every=50 --set output.fields=position,velocity,image --set output.units=argon --backend cpu --set run.thermo_every=50"
+"$MDSIM" base.ini $RA --steps 200 --set output.trajectory=RA.h5md > ra_full.log 2>&1 &&
+"$MDSIM" base.ini $RA --steps 100 --set output.trajectory=RB.h5md --quiet > /dev/null 2>&1
+sum_rb=$(sha256sum < RB.h5md)
+"$MDSIM" base.ini $RA --steps 100 --restart RB.h5md --set output.trajectory=RB.h5md \
+	--set output.append=true --set output.units=lj > rb_lj.log 2> rb_lj.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "units" rb_lj.err && grep -q "argon" rb_lj.err &&
+   [ "$(sha256sum < RB.h5md)" = "$sum_rb" ] && ! grep -q "Step" rb_lj.log; then
+	ok "appending lj frames to an argon file: exit 2 before any work, file untouched"
+	sed 's/^/    /' rb_lj.err
+else
+	bad "append with other units: rc $rc"; cat rb_lj.err
+fi
+"$MDSIM" base.ini $RA --steps 100 --restart RB.h5md --set output.trajectory=RB.h5md \
+	--set output.append=true > ra_rest.log 2>&1
+rc=$?
+"$MDSIM" base.ini $RA --steps 0 --restart RB.h5md --set output.trajectory=RC.h5md \
+	--set output.units=lj --quiet > /dev/null 2>&1
+rc2=$?
+cat > check_argon_restart.py <<'EOF'
+from lib import *
+full, rest = sys.argv[1], sys.argv[2]
+a, b, c = (h5py.File(p, "r") for p in sys.argv[3:6])
+def thermo(log):
+    rows = {}
+    for line in open(log):
+        w = line.split()
+        if len(w) == 6 and w[0].isdigit():
+            rows[int(w[0])] = [float(t) for t in w[1:]]
+    return rows
+ta, tb = thermo(full), thermo(rest)
+assert "converted to reduced units" in open(rest).read()
+assert sorted(tb) == [100, 150, 200], sorted(tb)
+for s in (150, 200):
+    for p, q in zip(ta[s], tb[s]):
+        assert abs(p - q) <= 1e-7 * max(abs(p), 1.0), (s, ta[s], tb[s])
+assert list(b[P + "position/step"][:]) == [0, 50, 100, 150, 200]
+worst = 0.0
+for e in ("position", "velocity"):
+    xa, xb = a[P + e + "/value"][:], b[P + e + "/value"][:]
+    worst = max(worst, np.abs(xa - xb).max() / np.abs(xa).max())
+assert worst < 1e-9, worst
+assert np.array_equal(a[P + "image/value"][:], b[P + "image/value"][:])
+# a new lj file started from the argon file holds its state in reduced units
+xa, xc = b[P + "position/value"][-1], c[P + "position/value"][0]
+assert c[P + "position/step"][0] == 200
+assert np.abs(xc * 3.405 - xa).max() <= 4e-16 * np.abs(xa).max(), np.abs(xc * 3.405 - xa).max()
+print("argon restart: thermo at step 200 %s = uninterrupted %s; frames differ by %.1e (relative)"
+      % (tb[200], ta[200], worst))
+EOF
+if [ $rc -eq 0 ] && [ $rc2 -eq 0 ]; then
+	check "restart from an argon file continues the uninterrupted run to round-off" \
+		"$PY" check_argon_restart.py ra_full.log ra_rest.log RA.h5md RB.h5md RC.h5md
+	tail -n 1 check.log | sed 's/^/    /'
+else
+	bad "argon restart: rc $rc, $rc2"; tail -n 5 ra_rest.log
 fi
 
 echo "$pass passed, $fail failed"

@@ -72,22 +72,6 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 			fprintf(out, " %d: %ld%s", a + 1, cnt[a], a + 1 < cfg->ntypes ? "," : "");
 		fprintf(out, " particles\n");
 	}
-	/* thermostats and mixtures run on the CPU backend in this version */
-	if ((cfg->ensemble != MD_ENS_NVE || cfg->ntypes > 1) && kind == MD_BACKEND_CUDA) {
-		fprintf(stderr, "mdsim: %s: [%s] %s: %s run on the CPU backend only in this version; use backend.device = cpu or auto\n",
-			cfg->path, cfg->ntypes > 1 ? "system" : "run",
-			cfg->ntypes > 1 ? "types" : "ensemble",
-			cfg->ntypes > 1 ? "mixtures" : "thermostats");
-		return MD_EXIT_INPUT;
-	}
-	if ((cfg->ensemble != MD_ENS_NVE || cfg->ntypes > 1) && kind == MD_BACKEND_AUTO) {
-		kind = MD_BACKEND_CPU;
-		if (!cfg->quiet)
-			fprintf(out, "%s: running on the CPU backend.\n",
-				cfg->ntypes > 1 ? "Mixture" :
-				cfg->ensemble == MD_ENS_LANGEVIN ? "NVT (Langevin thermostat)" :
-				"NVT (Nose-Hoover thermostat)");
-	}
 	if (kind != MD_BACKEND_CPU) {
 		int ok = gpu_backend_ops() && gpu_probe(cfg->gpu_id, gpu, sizeof(gpu));
 

@@ -5,6 +5,7 @@
  */
 #include "gpu_common.cuh"
 
+template <bool TYPED>
 __global__ void k_force_global(gpu_sys s, int eflag)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -21,7 +22,7 @@ __global__ void k_force_global(gpu_sys s, int eflag)
 		for (k = 0; k < nn; k++) {
 			double4_32a xj = s.x[row[k]];
 
-			gpu_pair_accum(s, xi, xj.x, xj.y, xj.z, f, e, w);
+			gpu_pair_accum<TYPED>(s, xi, xj.x, xj.y, xj.z, xj.w, f, e, w);
 		}
 		s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
 	}
@@ -32,6 +33,6 @@ __global__ void k_force_global(gpu_sys s, int eflag)
 void gpu_force_global(const gpu_sys *s, const gpu_launch *l, int eflag,
 		      cudaStream_t st)
 {
-	k_force_global<<<(s->n + l->block - 1) / l->block, l->block, 0, st>>>(*s, eflag);
-	GPU_CHECK_LAUNCH();
+	GPU_LAUNCH_TYPED(k_force_global, s, (s->n + l->block - 1) / l->block,
+			 l->block, 0, st, *s, eflag);
 }

@@ -12,6 +12,7 @@
 
 #define HYB_BLOCK (GPU_WARPS_PER_CELL_BLOCK * 32)
 
+template <bool TYPED>
 __global__ void __launch_bounds__(HYB_BLOCK)
 k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
 {
@@ -21,12 +22,12 @@ k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
 		int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 		if (c < split_cell)
-			gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag);
+			gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, eflag);
 	} else {
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;
 
-		gpu_register_path(s, tpp, s.cell_start[split_cell], t / tpp,
+		gpu_register_path<TYPED>(s, tpp, s.cell_start[split_cell], t / tpp,
 				  nthreads / tpp, eflag);
 	}
 }
@@ -42,6 +43,6 @@ void gpu_force_hybrid(const gpu_sys *s, const gpu_launch *l, int eflag,
 
 	if (split > s->ncell)
 		split = s->ncell;
-	k_force_hybrid<<<sb + rb, HYB_BLOCK, 0, st>>>(*s, split, sb, l->tpp, eflag);
-	GPU_CHECK_LAUNCH();
+	GPU_LAUNCH_TYPED(k_force_hybrid, s, sb + rb, HYB_BLOCK, 0, st, *s, split,
+			 sb, l->tpp, eflag);
 }

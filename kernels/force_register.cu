@@ -6,13 +6,14 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
+template <bool TYPED>
 __global__ void k_force_register(gpu_sys s, int tpp, int eflag)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (gpu_halted(s))
 		return;
-	gpu_register_path(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp, eflag);
+	gpu_register_path<TYPED>(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp, eflag);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,
@@ -20,7 +21,6 @@ void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,
 {
 	long threads = (long)s->n * l->tpp;
 
-	k_force_register<<<(int)((threads + l->block - 1) / l->block), l->block, 0, st>>>(
-		*s, l->tpp, eflag);
-	GPU_CHECK_LAUNCH();
+	GPU_LAUNCH_TYPED(k_force_register, s, (int)((threads + l->block - 1) / l->block),
+			 l->block, 0, st, *s, l->tpp, eflag);
 }

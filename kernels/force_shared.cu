@@ -8,6 +8,7 @@
 #include "gpu_common.cuh"
 #include "cell_sweep.cuh"
 
+template <bool TYPED>
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
 k_force_shared(gpu_sys s, int eflag)
 {
@@ -15,13 +16,13 @@ k_force_shared(gpu_sys s, int eflag)
 
 	if (gpu_halted(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep(s, c, GPU_SWEEP_FORCE, eflag);
+	gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, eflag);
 }
 
 void gpu_force_shared(const gpu_sys *s, const gpu_launch *l, int eflag,
 		      cudaStream_t st)
 {
 	(void)l;
-	k_force_shared<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s, eflag);
-	GPU_CHECK_LAUNCH();
+	GPU_LAUNCH_TYPED(k_force_shared, s, gpu_cell_blocks(s),
+			 GPU_WARPS_PER_CELL_BLOCK * 32, 0, st, *s, eflag);
 }

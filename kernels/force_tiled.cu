@@ -7,6 +7,7 @@
  */
 #include "gpu_common.cuh"
 
+template <bool TYPED>
 __global__ void k_force_tiled(gpu_sys s, int eflag)
 {
 	extern __shared__ double4_32a tile[];
@@ -28,8 +29,8 @@ __global__ void k_force_tiled(gpu_sys s, int eflag)
 		if (act)
 			for (int k = 0; k < m; k++)
 				if (base + k != i)
-					gpu_pair_accum(s, xi, tile[k].x, tile[k].y,
-						       tile[k].z, f, e, w);
+					gpu_pair_accum<TYPED>(s, xi, tile[k].x, tile[k].y,
+						       tile[k].z, tile[k].w, f, e, w);
 	}
 	if (act)
 		s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
@@ -40,7 +41,6 @@ __global__ void k_force_tiled(gpu_sys s, int eflag)
 void gpu_force_tiled(const gpu_sys *s, const gpu_launch *l, int eflag,
 		     cudaStream_t st)
 {
-	k_force_tiled<<<(s->n + l->block - 1) / l->block, l->block,
-			l->block * sizeof(double4_32a), st>>>(*s, eflag);
-	GPU_CHECK_LAUNCH();
+	GPU_LAUNCH_TYPED(k_force_tiled, s, (s->n + l->block - 1) / l->block,
+			 l->block, l->block * sizeof(double4_32a), st, *s, eflag);
 }

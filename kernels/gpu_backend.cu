@@ -12,6 +12,9 @@
  */
 #include "gpu_common.cuh"
 #include "gpu.h"
+extern "C" {
+#include "../engine/setup.h"
+}
 
 #include <string.h>
 #include <math.h>
@@ -478,6 +481,9 @@ static void gpu_destroy(md_backend *b)
 	cudaFree(c->d_fx);
 	cudaFree(c->d_fv);
 	cudaFree(c->d_ff);
+	cudaFree((void *)c->s.ljt);
+	cudaFree((void *)c->s.mass_t);
+	cudaFree((void *)c->s.hdtm_t);
 	cudaFree(c->d_fimg);
 	cudaFree(c->d_ftype);
 	if (c->stream)
@@ -490,6 +496,50 @@ static void gpu_destroy(md_backend *b)
 
 #define DALLOC(ptr, count) \
 	GPU_CHECK(cudaMalloc((void **)&(ptr), (size_t)(count) * sizeof(*(ptr))))
+
+/*
+ * Mixtures: the pair table (md_lj_f of every type pair as two float4, from
+ * the same md_pair_coeff() and md_lj_coeff_init_d() as the CPU backend) and
+ * the per-type masses. One type keeps ntypes = 1 and uses s->lj, s->hdtm.
+ */
+static int upload_types(gpu_ctx *c, const md_config *cfg)
+{
+	gpu_sys *s = &c->s;
+	int nt = cfg->ntypes > 1 ? cfg->ntypes : 1, a, b;
+	float4 tab[2 * MD_MAX_TYPES * MD_MAX_TYPES];
+	double m[MD_MAX_TYPES], h[MD_MAX_TYPES];
+	float4 *dt;
+	double *dm, *dh;
+
+	s->ntypes = nt;
+	if (nt == 1)
+		return 0;
+	for (a = 0; a < nt; a++) {
+		m[a] = md_type_mass(cfg, a);
+		h[a] = 0.5 * cfg->dt / m[a];
+		for (b = 0; b < nt; b++) {
+			double eps, sig, rc;
+			md_lj_d cd;
+			md_lj_f cf;
+
+			md_pair_coeff(cfg, a, b, &eps, &sig, &rc);
+			md_lj_coeff_init_d(&cd, eps, sig, rc, cfg->shift);
+			md_lj_coeff_to_f(&cf, &cd);
+			tab[2 * (a * nt + b)] = make_float4(cf.lj1, cf.lj2, cf.lj3, cf.lj4);
+			tab[2 * (a * nt + b) + 1] = make_float4(cf.rc2, cf.rc, cf.eshift, cf.fc);
+		}
+	}
+	DALLOC(dt, 2 * nt * nt);
+	DALLOC(dm, nt);
+	DALLOC(dh, nt);
+	s->ljt = dt;
+	s->mass_t = dm;
+	s->hdtm_t = dh;
+	gpu_copy(c, dt, tab, sizeof(float4) * 2 * nt * nt, cudaMemcpyHostToDevice);
+	gpu_copy(c, dm, m, sizeof(double) * nt, cudaMemcpyHostToDevice);
+	gpu_copy(c, dh, h, sizeof(double) * nt, cudaMemcpyHostToDevice);
+	return 0;
+}
 
 static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 {
@@ -533,6 +583,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->check = cfg->check;
 	s->dt = cfg->dt;
 	s->hdtm = 0.5 * cfg->dt / cfg->mass;
+	if (upload_types(c, cfg))
+		return MD_EXIT_SIM;
 	for (d = 0; d < 3; d++) {
 		s->dbox[d] = st->box[d];
 		s->dibox[d] = 1.0 / st->box[d];
@@ -746,16 +798,15 @@ static void gpu_stats(md_backend *b, md_stats *out)
 }
 
 /*
- * Thermostats run on the CPU backend in this version (md_sim_init picks
- * the CPU for them): a GPU kernel for this update exists only once it has
- * been tested against the CPU on a GPU machine.
+ * Thermostats: the velocity update on the device (k_vupdate), the same
+ * numbers as cpu_vupdate(); tested against the CPU in tests/gpu_backend.c.
  */
 static int gpu_vupdate(md_backend *b, const md_vupdate *u)
 {
-	(void)b;
-	(void)u;
-	fprintf(stderr, "mdsim: thermostats are not available on the cuda backend yet; use --backend cpu\n");
-	return MD_EXIT_INPUT;
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	gpu_enqueue_vupdate(&c->s, u, c->mass, c->stream);
+	return 0;
 }
 
 /*

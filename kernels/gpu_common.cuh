@@ -12,6 +12,12 @@
  * forces and triples the NVE energy drift over 100,000 steps.
  * Particle order on the device is cell order (d_id maps to the original).
  * Neighbour list: full, row-major, row stride `stride` (a multiple of 32).
+ * Mixtures: x.w is the type; with ntypes > 1 each pair reads its
+ * coefficients from the table ljt and each particle its dt/(2 m) from
+ * hdtm_t. ntypes == 1 takes the single-type values (lj, hdtm) instead.
+ * The force kernels are templates on TYPED (ntypes > 1), so that the
+ * one-type kernels keep the registers they had before mixtures existed
+ * (the table load costs 8 registers); GPU_LAUNCH_TYPED picks the instance.
  */
 #ifndef MD_GPU_COMMON_CUH
 #define MD_GPU_COMMON_CUH
@@ -64,6 +70,10 @@ typedef struct gpu_sys {
 	int check;
 	double dt, hdtm;	/* dt, dt/(2m) */
 	md_lj_f lj;
+	int ntypes;		/* 1: lj and hdtm serve every particle  */
+	const float4 *ljt;	/* [ntypes^2][2]: md_lj_f of pair (a, b) */
+	const double *mass_t;	/* [ntypes] masses                     */
+	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
 	float4 *f;
 	int4 *img, *imgt;
@@ -133,16 +143,38 @@ static __device__ __forceinline__ void gpu_acc_thermo(const gpu_sys &s,
 	}
 }
 
+/* Coefficients of the type pair (a, b) from the mixture table. */
+static __device__ __forceinline__ md_lj_f gpu_pair_coeff(const gpu_sys &s,
+							 int a, int b)
+{
+	const float4 *p = s.ljt + 2 * (a * s.ntypes + b);
+	float4 u = __ldg(p), v = __ldg(p + 1);
+	md_lj_f c;
+
+	c.lj1 = u.x; c.lj2 = u.y; c.lj3 = u.z; c.lj4 = u.w;
+	c.rc2 = v.x; c.rc = v.y; c.eshift = v.z; c.fc = v.w;
+	return c;
+}
+
+/* dt/(2 m) of particle i (reads its type only for mixtures). */
+static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
+{
+	return s.ntypes > 1 ? s.hdtm_t[(int)s.x[i].w] : s.hdtm;
+}
+
 /*
- * gpu_pair_accum - particle i (position xi) and a neighbour at (xj, yj, zj):
- * minimum image in double, the shared pair function in float,
- * accumulation. The only place the kernels evaluate a pair.
+ * gpu_pair_accum - particle i (position and type xi) and a neighbour at
+ * (xj, yj, zj) of type wj: minimum image in double, the shared pair
+ * function in float, accumulation. The only place the kernels evaluate a
+ * pair.
  */
+template <bool TYPED>
 static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 						      const double4_32a &xi,
 						      double xj, double yj,
-						      double zj, float3 &f,
-						      float &e, float &w)
+						      double zj, double wj,
+						      float3 &f, float &e,
+						      float &w)
 {
 	float dx = (float)gpu_min_image(xi.x - xj, s.dbox[0], s.dibox[0]);
 	float dy = (float)gpu_min_image(xi.y - yj, s.dbox[1], s.dibox[1]);
@@ -150,13 +182,29 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 	float r2 = dx * dx + dy * dy + dz * dz;
 	float en, fr;
 
-	fr = md_lj_pair_f(r2, &s.lj, &en);
+	if (TYPED) {
+		md_lj_f c = gpu_pair_coeff(s, (int)xi.w, (int)wj);
+
+		fr = md_lj_pair_f(r2, &c, &en);
+	} else {
+		fr = md_lj_pair_f(r2, &s.lj, &en);
+	}
 	f.x += dx * fr;
 	f.y += dy * fr;
 	f.z += dz * fr;
 	e += en;
 	w += r2 * fr;
 }
+
+/* Launches kernel<TYPED> with TYPED = s->ntypes > 1 (s: const gpu_sys *). */
+#define GPU_LAUNCH_TYPED(kernel, s, grid, block, shm, stream, ...)	\
+	do {								\
+		if ((s)->ntypes > 1)					\
+			kernel<true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else							\
+			kernel<false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		GPU_CHECK_LAUNCH();					\
+	} while (0)
 
 /* Cell coordinates of linear cell c and the stencil bounds. */
 static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
@@ -179,6 +227,8 @@ void gpu_enqueue_decide(const gpu_sys *s, cudaGraphConditionalHandle h,
 			cudaStream_t st);
 void gpu_enqueue_zero_acc(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st);
+void gpu_enqueue_vupdate(const gpu_sys *s, const md_vupdate *u, double mass,
+			 cudaStream_t st);
 void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st);
 void gpu_time_rebuild(const gpu_sys *s, cudaStream_t st, double ms[4]);
 void gpu_enqueue_frame(const gpu_sys *s, unsigned fields, double *fx,

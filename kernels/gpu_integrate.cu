@@ -1,9 +1,11 @@
 /*
  * gpu_integrate.cu - velocity Verlet in double on the GPU, the rebuild
  * decision (max displacement > skin/2, or a fixed interval), and the
- * kinetic-energy reduction (double accumulation).
+ * kinetic-energy reduction (double accumulation), and the thermostats'
+ * velocity update. Masses per type for mixtures (gpu_hdtm).
  */
 #include "gpu_common.cuh"
+#include "md_rng.h"
 
 /*
  * Drift with the kicked velocity v, store the float copy for the force
@@ -60,7 +62,7 @@ __global__ void k_integrate1(gpu_sys s)
 	if (i == 0)
 		count_since(s);
 	if (i < s.n)
-		drift_and_check(s, i, kick(s, i, s.hdtm));
+		drift_and_check(s, i, kick(s, i, gpu_hdtm(s, i)));
 }
 
 /*
@@ -79,7 +81,7 @@ __global__ void k_kick_drift(gpu_sys s)
 		count_since(s);
 	}
 	if (i < s.n)
-		drift_and_check(s, i, kick(s, i, 2.0 * s.hdtm));
+		drift_and_check(s, i, kick(s, i, 2.0 * gpu_hdtm(s, i)));
 }
 
 /* Second half kick (ends a chunk: velocities at full steps again). */
@@ -92,7 +94,7 @@ __global__ void k_integrate2(gpu_sys s)
 	if (i == 0)
 		s.st->step++;
 	if (i < s.n)
-		kick(s, i, s.hdtm);
+		kick(s, i, gpu_hdtm(s, i));
 }
 
 /* Sets the graph's IF condition for the rebuild body. */
@@ -118,8 +120,9 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 
 	for (; i < s.n; i += gridDim.x * blockDim.x) {
 		double4_32a v = s.v[i];
+		double m = s.ntypes > 1 ? s.mass_t[(int)s.x[i].w] : 1.0;
 
-		v2 += v.x * v.x + v.y * v.y + v.z * v.z;
+		v2 += m * (v.x * v.x + v.y * v.y + v.z * v.z);
 	}
 	for (k = 16; k > 0; k >>= 1)
 		v2 += __shfl_xor_sync(0xffffffffu, v2, k);
@@ -131,8 +134,33 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 
 		for (k = 0; k < (int)(blockDim.x >> 5); k++)
 			t += part[k];
-		atomicAdd(&s.acc->ke, 0.5 * mass * t);
+		atomicAdd(&s.acc->ke, 0.5 * (s.ntypes > 1 ? 1.0 : mass) * t);
 	}
+}
+
+/*
+ * v <- scale v + noise sqrt(mass / m_i) g, g from the counter-based
+ * generator keyed by the original index: the numbers of the CPU backend's
+ * cpu_vupdate() whatever the particle order.
+ */
+__global__ void k_vupdate(gpu_sys s, md_vupdate u, double mass)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double g[4] = { 0.0, 0.0, 0.0, 0.0 };
+	double nz = u.noise;
+	double4_32a v;
+
+	if (i >= s.n)
+		return;
+	if (u.noise != 0.0)
+		md_gauss4(u.seed, (uint32_t)s.id[i], u.stream, (uint32_t)u.step, g);
+	if (s.ntypes > 1)
+		nz *= sqrt(mass / s.mass_t[(int)s.x[i].w]);
+	v = s.v[i];
+	v.x = u.scale * v.x + nz * g[0];
+	v.y = u.scale * v.y + nz * g[1];
+	v.z = u.scale * v.z + nz * g[2];
+	s.v[i] = v;
 }
 
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st)
@@ -174,5 +202,12 @@ void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st)
 	if (nb > 1024)
 		nb = 1024;
 	k_kinetic<<<nb, 256, 0, st>>>(*s, mass);
+	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_vupdate(const gpu_sys *s, const md_vupdate *u, double mass,
+			 cudaStream_t st)
+{
+	k_vupdate<<<(s->n + 255) / 256, 256, 0, st>>>(*s, *u, mass);
 	GPU_CHECK_LAUNCH();
 }

@@ -201,7 +201,7 @@ k_build_list(gpu_sys s)
 
 	if (!rebuild_due(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep(s, c, GPU_SWEEP_LIST, 0);
+	gpu_cell_sweep<false, GPU_SWEEP_LIST>(s, c, 0);
 }
 
 __global__ void k_rebuild_done(gpu_sys s)

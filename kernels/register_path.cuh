@@ -16,6 +16,7 @@
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
  * same number of times, so shuffles see full groups.
  */
+template <bool TYPED>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride,
@@ -47,7 +48,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 				jn = __ldg(row + k);
 				xn = gpu_load_x(s, jn);
 			}
-			gpu_pair_accum(s, xi, xj.x, xj.y, xj.z, f, e, w);
+			gpu_pair_accum<TYPED>(s, xi, xj.x, xj.y, xj.z, xj.w, f, e, w);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

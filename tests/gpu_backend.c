@@ -1,8 +1,10 @@
 /*
  * gpu_backend.c - the CUDA backend against the CPU backend (the double
  * reference): forces, energy and virial of every strategy on a lattice and
- * on a liquid, the neighbour list as a set, LAMMPS's bench/in.lj step 0,
- * overflow recovery, and NVE energy conservation. Skips without a GPU.
+ * on a liquid and on the Kob-Andersen mixture, the neighbour list as a set,
+ * LAMMPS's bench/in.lj step 0, overflow recovery, NVE energy conservation,
+ * unequal masses, and the thermostats' velocity update. Skips without a
+ * GPU.
  *
  * Tolerances: GPU forces are float32 from float32 positions. Rounding a
  * coordinate of up to L = 34 to float moves it by up to 2e-6; the LJ force
@@ -19,6 +21,7 @@
  */
 #include "testutil.h"
 #include "../engine/cpu_backend.h"
+#include "../engine/thermostat.h"
 
 typedef struct ref {
 	md_state st;
@@ -72,6 +75,7 @@ static void compare_strategy(md_config *cfg, const md_state *st, int strat)
 	memcpy(g.box, st->box, sizeof(st->box));
 	memcpy(g.x, st->x, sizeof(double) * 3 * n);
 	memcpy(g.v, st->v, sizeof(double) * 3 * n);
+	memcpy(g.type, st->type, sizeof(int) * n);
 	ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 	ops->thermo(&gpu, &th);
 	ops->download(&gpu, &g, MD_F_F | MD_F_X);
@@ -141,6 +145,204 @@ START_TEST(test_strategies_liquid)
 	liquid_state(&cfg, &st, 100);
 	for (s = 0; s < MD_STRAT_COUNT; s++)
 		compare_strategy(&cfg, &st, s);
+	md_state_free(&st);
+}
+END_TEST
+
+/*
+ * Kob-Andersen 80:20 (eps AA 1.0, AB 1.5, BB 0.5; sigma 1.0, 0.8, 0.88;
+ * rc = 2.5 sigma_ab) at density 1.2: 2,048 particles.
+ */
+static void ka_config(md_config *cfg, int shift)
+{
+	static const double ke[2][2] = { { 1.0, 1.5 }, { 1.5, 0.5 } };
+	static const double ks[2][2] = { { 1.0, 0.8 }, { 0.8, 0.88 } };
+	int a, b;
+
+	test_config(cfg, 1.2, 8, 1.0, 2.5, shift);
+	cfg->ntypes = 2;
+	cfg->type_frac[0] = 0.8;
+	cfg->type_frac[1] = 0.2;
+	for (a = 0; a < 2; a++)
+		for (b = 0; b < 2; b++) {
+			cfg->pair_eps[a][b] = ke[a][b];
+			cfg->pair_sigma[a][b] = ks[a][b];
+			cfg->pair_rc[a][b] = 2.5 * ks[a][b];
+		}
+	cfg->cutoff = 2.5;
+}
+
+/* A KA liquid: lattice, types, velocities, `steps` CPU steps. */
+static void ka_liquid(md_config *cfg, md_state *st, long steps)
+{
+	md_backend cpu = { &md_cpu_backend, NULL };
+
+	ck_assert_int_eq(md_setup_lattice(cfg, st), 0);
+	md_setup_types(cfg, st);
+	md_setup_velocities(cfg, st);
+	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, st), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, steps), 0);
+	cpu.ops->download(&cpu, st, MD_F_X | MD_F_V | MD_F_IMAGE);
+	memset(st->image, 0, sizeof(int) * 3 * st->n);
+	cpu.ops->destroy(&cpu);
+}
+
+START_TEST(test_strategies_mixture)
+{
+	md_config cfg;
+	md_state st;
+	int s, shift;
+
+	if (!test_gpu_present())
+		return;
+	for (shift = MD_SHIFT_NONE; shift <= MD_SHIFT_FORCE; shift++) {
+		ka_config(&cfg, shift);
+		ka_liquid(&cfg, &st, 300);
+		for (s = 0; s < MD_STRAT_COUNT; s++)
+			compare_strategy(&cfg, &st, s);
+		md_state_free(&st);
+	}
+}
+END_TEST
+
+/* Total energy and momentum sum m v of a backend's current state. */
+static void energy_momentum(md_backend *b, const md_config *cfg, md_state *st,
+			    double *e, double p[3])
+{
+	md_thermo th;
+	int i, d;
+
+	b->ops->thermo(b, &th);
+	b->ops->download(b, st, MD_F_V);
+	*e = (th.pe + th.ke) / st->n;
+	p[0] = p[1] = p[2] = 0.0;
+	for (i = 0; i < st->n; i++)
+		for (d = 0; d < 3; d++)
+			p[d] += md_type_mass(cfg, st->type[i]) * st->v[3 * i + d];
+}
+
+/*
+ * Unequal masses (KA with m_A = 1, m_B = 4), NVE: the GPU's per-type kicks
+ * and kinetic energy against the CPU backend. From the same state, 200
+ * steps apart the trajectories differ only by float forces (chaos has not
+ * amplified them yet): total energy per particle within 1e-5, each
+ * conserved; momentum sum m v stays zero on the GPU.
+ */
+START_TEST(test_unequal_masses)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, a, b;
+	double eg0, eg, ec0, ec, pg[3], pc[3];
+	int n;
+
+	if (!test_gpu_present())
+		return;
+	ka_config(&cfg, MD_SHIFT_FORCE);
+	cfg.type_mass[0] = 1.0;
+	cfg.type_mass[1] = 4.0;
+	ka_liquid(&cfg, &st, 200);
+	n = st.n;
+	ck_assert_int_eq(md_state_alloc(&a, n), 0);
+	ck_assert_int_eq(md_state_alloc(&b, n), 0);
+	memcpy(a.box, st.box, sizeof(st.box));
+	memcpy(b.box, st.box, sizeof(st.box));
+	memcpy(a.x, st.x, sizeof(double) * 3 * n);
+	memcpy(b.x, st.x, sizeof(double) * 3 * n);
+	memcpy(a.v, st.v, sizeof(double) * 3 * n);
+	memcpy(b.v, st.v, sizeof(double) * 3 * n);
+	memcpy(a.type, st.type, sizeof(int) * n);
+	memcpy(b.type, st.type, sizeof(int) * n);
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &a), 0);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &b), 0);
+	energy_momentum(&gpu, &cfg, &a, &eg0, pg);
+	energy_momentum(&cpu, &cfg, &b, &ec0, pc);
+	ck_assert_msg(fabs(eg0 - ec0) < 1e-6, "E(0) GPU %.9f CPU %.9f", eg0, ec0);
+	ck_assert_int_eq(ops->run(&gpu, 200), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, 200), 0);
+	energy_momentum(&gpu, &cfg, &a, &eg, pg);
+	energy_momentum(&cpu, &cfg, &b, &ec, pc);
+	printf("  KA masses 1 and 4, 200 NVE steps: E/N GPU %.8f -> %.8f, CPU %.8f -> %.8f; GPU momentum %.2e %.2e %.2e\n",
+	       eg0, eg, ec0, ec, pg[0], pg[1], pg[2]);
+	ck_assert_msg(fabs(eg - ec) < 1e-5, "E GPU %.9f CPU %.9f", eg, ec);
+	ck_assert_msg(fabs(eg - eg0) < 1e-4, "GPU energy not conserved: %g", eg - eg0);
+	ck_assert_msg(fabs(pg[0]) + fabs(pg[1]) + fabs(pg[2]) < 1e-6 * n,
+		      "GPU momentum %g %g %g", pg[0], pg[1], pg[2]);
+	ops->destroy(&gpu);
+	cpu.ops->destroy(&cpu);
+	md_state_free(&a);
+	md_state_free(&b);
+	md_state_free(&st);
+}
+END_TEST
+
+/*
+ * Thermostats on the GPU: one velocity update with noise (k_vupdate) gives
+ * the CPU's numbers (same counter-based noise per original index, per-type
+ * mass scaling) to double round-off; a Langevin run holds the target
+ * temperature (mean over 200 samples within 1.5%: 2,048 particles give
+ * 3% per-sample fluctuations, sqrt(2/(3N)), and samples 0.1 tau apart are
+ * correlated over ~1 tau).
+ */
+START_TEST(test_thermostat_gpu)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_vupdate u = { 0.93, 0.21, 12345, 2, 77 };
+	md_config cfg;
+	md_state st, a, b;
+	md_thermostat ts;
+	md_thermo th;
+	double worst = 0.0, tsum = 0.0;
+	int i, k, n;
+
+	if (!test_gpu_present())
+		return;
+	ka_config(&cfg, MD_SHIFT_ENERGY);
+	cfg.type_mass[0] = 1.0;
+	cfg.type_mass[1] = 2.0;
+	ka_liquid(&cfg, &st, 50);
+	n = st.n;
+	ck_assert_int_eq(md_state_alloc(&a, n), 0);
+	ck_assert_int_eq(md_state_alloc(&b, n), 0);
+	memcpy(a.box, st.box, sizeof(st.box));
+	memcpy(b.box, st.box, sizeof(st.box));
+	memcpy(a.x, st.x, sizeof(double) * 3 * n);
+	memcpy(b.x, st.x, sizeof(double) * 3 * n);
+	memcpy(a.v, st.v, sizeof(double) * 3 * n);
+	memcpy(b.v, st.v, sizeof(double) * 3 * n);
+	memcpy(a.type, st.type, sizeof(int) * n);
+	memcpy(b.type, st.type, sizeof(int) * n);
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &a), 0);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &b), 0);
+	ck_assert_int_eq(ops->vupdate(&gpu, &u), 0);
+	ck_assert_int_eq(cpu.ops->vupdate(&cpu, &u), 0);
+	ops->download(&gpu, &a, MD_F_V);
+	cpu.ops->download(&cpu, &b, MD_F_V);
+	for (i = 0; i < 3 * n; i++)
+		worst = fmax(worst, fabs(a.v[i] - b.v[i]));
+	printf("  vupdate (scale 0.93, noise 0.21, masses 1 and 2): largest |v_GPU - v_CPU| %.2e\n",
+	       worst);
+	ck_assert_msg(worst < 1e-12, "vupdate differs by %g", worst);
+	cpu.ops->destroy(&cpu);
+
+	cfg.ensemble = MD_ENS_LANGEVIN;
+	cfg.temperature = 0.8;
+	cfg.steps = 6000;
+	md_thermostat_init(&ts, &cfg, n, 0);
+	ck_assert_int_eq(md_thermostat_run(&ts, &gpu, 2000), 0);
+	for (k = 0; k < 200; k++) {
+		ck_assert_int_eq(md_thermostat_run(&ts, &gpu, 20), 0);
+		ops->thermo(&gpu, &th);
+		tsum += 2.0 * th.ke / md_dof(n);
+	}
+	printf("  GPU Langevin, KA 2,048 particles, target T 0.8: mean T %.4f over 200 samples\n",
+	       tsum / 200);
+	ck_assert_msg(fabs(tsum / 200 / 0.8 - 1.0) < 0.015, "mean T %g", tsum / 200);
+	ops->destroy(&gpu);
+	md_state_free(&a);
+	md_state_free(&b);
 	md_state_free(&st);
 }
 END_TEST
@@ -361,6 +563,9 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_bench_lj_step0);
 	tcase_add_test(t, test_strategies_lattice);
 	tcase_add_test(t, test_strategies_liquid);
+	tcase_add_test(t, test_strategies_mixture);
+	tcase_add_test(t, test_unequal_masses);
+	tcase_add_test(t, test_thermostat_gpu);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_nve_drift);

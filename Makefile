@@ -143,9 +143,10 @@ test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 validate: $(BUILD)/tests/test_nist_eos
 	./$(BUILD)/tests/test_nist_eos
 
-# steps/s from 4k to 8M+ particles on the GPU (bench/scaling.sh)
+# steps/s from 4k to 8M particles on the GPU (bench/scaling.sh): the CSV,
+# the log and the plot against gamdpy in $(BUILD)/
 bench-scaling: $(BUILD)/mdsim
-	bash bench/scaling.sh ./$(BUILD)/mdsim
+	bash bench/scaling.sh ./$(BUILD)/mdsim $(BUILD)
 
 # every force strategy on bench_lj.ini (32,000 particles): table, CSV, chart
 bench: $(BUILD)/mdsim

@@ -2,7 +2,7 @@
 # gpu_check.sh - one batch on the GPU machine: GPU test suite, benchmark at
 # 32k and 1M particles, per-kernel times (ncu), compute-sanitizer on every
 # strategy. Writes logs to $OUT (or gpu-out/). Usage: bench/gpu_check.sh [BUILD] [what...]
-# what: test bench h5md nve ncu-skip sanitize blowup (default:
+# what: test bench h5md nve ncu-skip sanitize blowup scaling (default:
 # test bench ncu sanitize). The long SIGTERM/restart run is bench/long_run.sh.
 set -u
 B=${1:-build-gpu}; shift || true
@@ -71,4 +71,7 @@ sanitize)
 blowup)
 	# a blow-up on every strategy: exit 3, step and particle named, trajectory readable
 	bash tests/gpu_blowup_test.sh "$B" "$O" ;;
+scaling)
+	# steps/s from 4k to 8M particles: scaling.csv, scaling_all.csv, scaling.log, scaling.png
+	bash bench/scaling.sh "./$B/mdsim" "$O" ;;
 esac; done

@@ -1,26 +1,72 @@
 #!/usr/bin/env bash
-# scaling.sh - steps/s and atom-steps/s from 4k to 8M+ particles (`make
-# bench-scaling`): the best strategy chosen by the autotuner on each size,
-# LJ at density 0.8442, rc 2.5, skin 0.3, dt 0.005, fcc start at T0 1.44,
-# at least 1000 timed steps (at least 2 s) after a warm-up, rebuilds
-# included. Writes build/scaling.csv and, with matplotlib, build/scaling.png
-# next to gamdpy's points measured on the same H200 (shared/gpu/README.md).
-#   bench/scaling.sh [MDSIM] [CELLS...]
-set -euo pipefail
+# scaling.sh - steps/s and atom-steps/s from 4k to 8M particles (`make
+# bench-scaling`): `mdsim --bench` on each size, the fastest of the
+# strategies kept, LJ at density 0.8442, rc 2.5, skin 0.3, dt 0.005, fcc
+# start at T0 1.44 (configs/bench_lj.ini with system.cells = c c c, 4 c^3
+# particles). Each strategy: a warm-up of 200 steps, then at least STEPS
+# timed steps and 1 s (the benchmark's own rule), rebuilds included.
+#
+#   bench/scaling.sh [MDSIM] [OUTDIR] [CELLS...]
+#
+# Writes into OUTDIR (default build/):
+#   scaling.csv      particles,strategy,launch,steps,steps_per_s,atom_steps_per_s,seconds
+#                    (the fastest strategy of each size; seconds: the whole mdsim run)
+#   scaling_all.csv  every strategy row of every size (mdsim's --csv columns)
+#   scaling.log      mdsim's benchmark tables
+#   scaling.png      atom-steps/s against N with gamdpy's points on the same
+#                    H200 (tools/plot_scaling.py; needs matplotlib)
+# CELLS default: 10 16 20 32 40 50 64 80 100 126 (4,000 .. 8,001,504
+# particles). On an H200 (~25k steps/s at 32k, ~1.5e9 atom-steps/s from
+# 1M up) the whole sweep takes about 2.5 minutes; 160 (16.4M) adds about
+# one more.
+# Environment: BACKEND (cuda; cpu to try the script on tiny sizes),
+# STRATEGIES (global,register,hybrid), STEPS (1000), TIMEOUT (seconds per
+# size, 240).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 MDSIM=${1:-./build/mdsim}
-shift || true
-CELLS=${*:-"10 16 20 32 40 50 64 80 100 128 160"}
-out=build/scaling.csv
-mkdir -p build
-echo "particles,strategy,launch,steps,steps_per_s,atom_steps_per_s" > "$out"
+OUT=${2:-build}
+shift 2 2>/dev/null || shift $#
+CELLS=${*:-"10 16 20 32 40 50 64 80 100 126"}
+BACKEND=${BACKEND:-cuda}
+STRATEGIES=${STRATEGIES:-global,register,hybrid}
+STEPS=${STEPS:-1000}
+TIMEOUT=${TIMEOUT:-240}
+mkdir -p "$OUT" || exit 1
+csv=$OUT/scaling.csv all=$OUT/scaling_all.csv log=$OUT/scaling.log
+echo "particles,strategy,launch,steps,steps_per_s,atom_steps_per_s,seconds" > "$csv"
+: > "$all"
+: > "$log"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+failed=0 t_all=$SECONDS
 for c in $CELLS; do
-	tmp=$(mktemp)
-	"$MDSIM" configs/bench_lj.ini --bench --steps 1000 --strategies global,register,hybrid \
-		--set "system.cells=$c $c $c" --csv "$tmp" > /dev/null
+	t0=$SECONDS
+	echo "=== cells $c $c $c ($((4 * c * c * c)) particles): $MDSIM configs/bench_lj.ini --bench --backend $BACKEND --steps $STEPS --strategies $STRATEGIES" >> "$log"
+	timeout "$TIMEOUT" "$MDSIM" configs/bench_lj.ini --bench --backend "$BACKEND" --steps "$STEPS" \
+		--strategies "$STRATEGIES" --set "system.cells=$c $c $c" --csv "$tmp" >> "$log" 2>&1
+	rc=$?
+	el=$((SECONDS - t0))
+	echo "=== exit $rc, $el s" >> "$log"
+	if [ $rc -ne 0 ] || [ "$(wc -l < "$tmp")" -lt 2 ]; then
+		echo "cells $c: mdsim failed (exit $rc, $el s); see $log" >&2
+		tail -n 5 "$log" >&2
+		failed=$((failed + 1))
+		continue
+	fi
+	[ -s "$all" ] || head -n 1 "$tmp" > "$all"
+	tail -n +2 "$tmp" >> "$all"
 	# the fastest row of this size
 	tail -n +2 "$tmp" | sort -t, -k5 -g -r | head -n 1 |
-		awk -F, '{ printf "%s,%s,%s,%s,%s,%s\n", $3, $1, $2, $4, $5, $6 }' | tee -a "$out"
-	rm -f "$tmp"
+		awk -F, -v s="$el" '{ printf "%s,%s,%s,%s,%s,%s,%s\n", $3, $1, $2, $4, $5, $6, s }' | tee -a "$csv"
+	awk -F, -v m="$STEPS" 'NR > 1 && $4 < m { printf "note: %s timed only %s steps (< %s)\n", $1, $4, m }' "$tmp" | tee -a "$log"
 done
-/usr/bin/python3 tools/plot_scaling.py "$out" -o build/scaling.png || true
+echo "scaling: $((SECONDS - t_all)) s in all, $failed size(s) failed" | tee -a "$log"
+# a python with matplotlib: the GPU machine's python3, else the system one
+[ "$(wc -l < "$csv")" -gt 1 ] && for py in python3 /usr/bin/python3; do
+	if "$py" -c "import matplotlib" 2>/dev/null; then
+		"$py" tools/plot_scaling.py "$csv" -o "$OUT/scaling.png"
+		break
+	fi
+done
+[ $failed -eq 0 ]

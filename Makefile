@@ -135,7 +135,8 @@ test: deps
 	$(if $(filter $(NOLEAK_TESTS),$(TEST_SCRIPTS)),ASAN_OPTIONS=detect_leaks=0 \
 	  BUILD=$(BUILD) bash tests/run_all.sh $(filter $(NOLEAK_TESTS),$(TEST_SCRIPTS)))
 
-# GPU suites only (on the GPU machine; they skip cleanly without a GPU)
+# GPU suites only (on the GPU machine; they skip cleanly without a GPU):
+# tests/gpu_*.c and tests/gpu_*_test.sh (the blow-up test)
 test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 	BUILD=$(BUILD) bash tests/run_all.sh $(GPU_BINS) $(wildcard tests/gpu_*_test.sh)
 

@@ -166,7 +166,10 @@ for _ in $(seq 1 1200); do	# the step-0 thermo line: the loop is running
 done
 grep -qE '^ +0 ' "$OUTDIR/part1.log" || die "part 1 did not start within 120 s: $(tail -n 3 "$OUTDIR/part1.log")"
 start1=$((SECONDS - t1))
-sleep "$TERM_AFTER"
+t_wait=$SECONDS
+while [ $((SECONDS - t_wait)) -lt "$TERM_AFTER" ] && kill -0 "$pid" 2>/dev/null; do
+	sleep 1
+done
 kill -0 "$pid" 2>/dev/null || die "part 1 ended before the SIGTERM (raise STEPS or lower the seconds): $(tail -n 3 "$OUTDIR/part1.log")"
 kill -TERM "$pid"
 t_term=$SECONDS

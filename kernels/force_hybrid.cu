@@ -16,6 +16,8 @@ template <bool TYPED>
 __global__ void __launch_bounds__(HYB_BLOCK)
 k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
 {
+	__shared__ float4 sh[27];
+
 	if (gpu_halted(s))
 		return;
 	if ((int)blockIdx.x < shared_blocks) {
@@ -27,8 +29,9 @@ k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;
 
+		gpu_stage_shifts(s, sh);	/* whole blocks take this branch */
 		gpu_register_path<TYPED>(s, tpp, s.cell_start[split_cell], t / tpp,
-				  nthreads / tpp, eflag);
+					 nthreads / tpp, sh, eflag);
 	}
 }
 

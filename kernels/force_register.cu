@@ -9,11 +9,14 @@
 template <bool TYPED>
 __global__ void k_force_register(gpu_sys s, int tpp, int eflag)
 {
+	__shared__ float4 sh[27];
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (gpu_halted(s))
 		return;
-	gpu_register_path<TYPED>(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp, eflag);
+	gpu_stage_shifts(s, sh);
+	gpu_register_path<TYPED>(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp,
+				 sh, eflag);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,

@@ -469,7 +469,7 @@ static void gpu_destroy(md_backend *b)
 	s = &c->s;
 	destroy_graphs(c);
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
-	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
+	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img); cudaFree(s->xc);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
@@ -482,6 +482,7 @@ static void gpu_destroy(md_backend *b)
 	cudaFree(c->d_fv);
 	cudaFree(c->d_ff);
 	cudaFree((void *)c->s.ljt);
+	cudaFree((void *)c->s.shift);
 	cudaFree((void *)c->s.mass_t);
 	cudaFree((void *)c->s.hdtm_t);
 	cudaFree(c->d_fimg);
@@ -496,6 +497,29 @@ static void gpu_destroy(md_backend *b)
 
 #define DALLOC(ptr, count) \
 	GPU_CHECK(cudaMalloc((void **)&(ptr), (size_t)(count) * sizeof(*(ptr))))
+
+/*
+ * The cell shifts of the list codes (gpu_common.cuh): a neighbour in the
+ * cell at offset (dx, dy, dz) has its cell origin at o_i + (dx, dy, dz) e,
+ * so x_i - x_j = xc_i - xc_j - (dx, dy, dz) e.
+ */
+static void upload_shifts(gpu_ctx *c)
+{
+	gpu_sys *s = &c->s;
+	float4 tab[27], *d;
+	float e[3];
+	int k;
+
+	for (k = 0; k < 3; k++)
+		e[k] = (float)(s->dbox[k] / s->nc[k]);
+	for (k = 0; k < 27; k++)
+		tab[k] = make_float4(-(float)(k % 3 - 1) * e[0],
+				     -(float)(k / 3 % 3 - 1) * e[1],
+				     -(float)(k / 9 - 1) * e[2], 0.f);
+	DALLOC(d, 27);
+	s->shift = d;
+	gpu_copy(c, d, tab, sizeof(tab), cudaMemcpyHostToDevice);
+}
 
 /*
  * Mixtures: the pair table (md_lj_f of every type pair as two float4, from
@@ -595,12 +619,18 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			s->nc[d] = 1;
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
+	s->small_box = s->nc[0] < 3 || s->nc[1] < 3 || s->nc[2] < 3;
+	if (n >= GPU_MAX_PARTICLES) {
+		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d (27-bit list indices)\n",
+			n, GPU_MAX_PARTICLES);
+		return MD_EXIT_INPUT;
+	}
 	vol = st->box[0] * st->box[1] * st->box[2];
 	est = (int)(1.3 * 4.18879 * rl * rl * rl * n / vol) + 16;
 	s->stride = (est + 31) / 32 * 32;
 
 	/* memory estimate before allocating: say so instead of failing later */
-	need_bytes = (double)n * (6 * 32 + 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
+	need_bytes = (double)n * (6 * 32 + 2 * 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
 		     (double)s->ncell * 8;
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -609,7 +639,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		return MD_EXIT_INPUT;
 	}
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
-	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n);
+	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n); DALLOC(s->xc, n);
+	upload_shifts(c);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
@@ -854,7 +885,7 @@ extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
 		 cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
 	for (k = 0; k < nn && k < max; k++)
-		out[k] = id[row[k]];
+		out[k] = id[row[k] & GPU_NL_INDEX_MASK];
 	free(row);
 	free(id);
 	return nn;

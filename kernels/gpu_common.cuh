@@ -4,14 +4,21 @@
  * overflow, blow-up) without a host round trip, and small device helpers.
  *
  * Precision (mixed): positions and velocities are integrated in double;
- * the force kernels form the pair separation in double from the double
- * positions (x.w holds the type), then evaluate the pair function in
- * float and write float forces; energies and virials are accumulated in
- * double. A float copy of the positions was measured first: rounding
- * coordinates of up to L = 34 to float puts 3e-5 relative errors into the
- * forces and triples the NVE energy drift over 100,000 steps.
+ * the pair function runs in float and forces are float; energies and
+ * virials are accumulated in double. A float copy of the absolute positions
+ * was measured first: rounding coordinates of up to L = 34 to float puts
+ * 3e-5 relative errors into the forces and triples the NVE energy drift
+ * over 100,000 steps. So the separations come from either
+ *  - the double positions x (global, shared, tiled strategies), or
+ *  - xc, float positions relative to the origin of the particle's cell at
+ *    the last rebuild (|xc| < cell edge + skin/2, so rounding costs ~1e-7
+ *    like rounding the double separation), plus the cell-to-cell shift of
+ *    the pair, which the neighbour list carries (register and hybrid: half
+ *    the gather bytes of double positions, no fp64 in the pair loop).
  * Particle order on the device is cell order (d_id maps to the original).
- * Neighbour list: full, row-major, row stride `stride` (a multiple of 32).
+ * Neighbour list: full, row-major, row stride `stride` (a multiple of 32);
+ * an entry is j | code << GPU_NL_SHIFT_BITS with code = the neighbour
+ * cell offset (dx + 1) + 3 (dy + 1) + 9 (dz + 1), so j < 2^27.
  * Mixtures: x.w is the type; with ntypes > 1 each pair reads its
  * coefficients from the table ljt and each particle its dt/(2 m) from
  * hdtm_t. ntypes == 1 takes the single-type values (lj, hdtm) instead.
@@ -40,6 +47,11 @@
 #define GPU_CHECK_LAUNCH() GPU_CHECK(cudaGetLastError())
 
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
+
+/* Neighbour-list entries: index in the low 27 bits, shift code above. */
+#define GPU_NL_SHIFT_BITS 27
+#define GPU_NL_INDEX_MASK ((1 << GPU_NL_SHIFT_BITS) - 1)
+#define GPU_MAX_PARTICLES (1 << GPU_NL_SHIFT_BITS)
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
@@ -75,6 +87,9 @@ typedef struct gpu_sys {
 	const double *mass_t;	/* [ntypes] masses                     */
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
+	float4 *xc;		/* cell-relative position, w: type      */
+	const float4 *shift;	/* [27] xc_i - xc_j correction per code  */
+	int small_box;		/* some nc < 3: float minimum image too  */
 	float4 *f;
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;
@@ -163,10 +178,38 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
 }
 
 /*
- * gpu_pair_accum - particle i (position and type xi) and a neighbour at
- * (xj, yj, zj) of type wj: minimum image in double, the shared pair
- * function in float, accumulation. The only place the kernels evaluate a
- * pair.
+ * gpu_pair_eval - the pair at float separation (dx, dy, dz) between
+ * particles of types ti and tj (used only when TYPED): the shared pair
+ * function in float, accumulated into f, e, w. The only place the kernels
+ * evaluate a pair.
+ */
+template <bool TYPED>
+static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
+						     float dy, float dz, int ti,
+						     int tj, float3 &f, float &e,
+						     float &w)
+{
+	float r2 = dx * dx + dy * dy + dz * dz;
+	float en, fr;
+
+	if (TYPED) {
+		md_lj_f c = gpu_pair_coeff(s, ti, tj);
+
+		fr = md_lj_pair_f(r2, &c, &en);
+	} else {
+		fr = md_lj_pair_f(r2, &s.lj, &en);
+	}
+	f.x += dx * fr;
+	f.y += dy * fr;
+	f.z += dz * fr;
+	e += en;
+	w += r2 * fr;
+}
+
+/*
+ * gpu_pair_accum - particle i (double position and type xi) and a
+ * neighbour at (xj, yj, zj) of type wj: minimum image in double, then
+ * gpu_pair_eval().
  */
 template <bool TYPED>
 static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
@@ -179,21 +222,71 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 	float dx = (float)gpu_min_image(xi.x - xj, s.dbox[0], s.dibox[0]);
 	float dy = (float)gpu_min_image(xi.y - yj, s.dbox[1], s.dibox[1]);
 	float dz = (float)gpu_min_image(xi.z - zj, s.dbox[2], s.dibox[2]);
-	float r2 = dx * dx + dy * dy + dz * dz;
-	float en, fr;
 
-	if (TYPED) {
-		md_lj_f c = gpu_pair_coeff(s, (int)xi.w, (int)wj);
+	gpu_pair_eval<TYPED>(s, dx, dy, dz, (int)xi.w, (int)wj, f, e, w);
+}
 
-		fr = md_lj_pair_f(r2, &c, &en);
-	} else {
-		fr = md_lj_pair_f(r2, &s.lj, &en);
+/*
+ * gpu_pair_accum_xc - particle i (cell-relative ci) and list entry `entry`
+ * whose cell-relative position is cj: separation ci - cj + shift[code],
+ * all in float; boxes of fewer than 3 cells along an edge also take the
+ * float minimum image (small separations there, so no precision is lost).
+ * sh is the shift table staged in shared memory.
+ */
+template <bool TYPED>
+static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
+							 const float4 &ci,
+							 const float4 &cj,
+							 int entry,
+							 const float4 *sh,
+							 float3 &f, float &e,
+							 float &w)
+{
+	float4 d = sh[(unsigned)entry >> GPU_NL_SHIFT_BITS];
+	float dx = ci.x - cj.x + d.x;
+	float dy = ci.y - cj.y + d.y;
+	float dz = ci.z - cj.z + d.z;
+
+	if (s.small_box) {
+		dx -= s.box[0] * rintf(dx * s.ibox[0]);
+		dy -= s.box[1] * rintf(dy * s.ibox[1]);
+		dz -= s.box[2] * rintf(dz * s.ibox[2]);
 	}
-	f.x += dx * fr;
-	f.y += dy * fr;
-	f.z += dz * fr;
-	e += en;
-	w += r2 * fr;
+	gpu_pair_eval<TYPED>(s, dx, dy, dz, (int)ci.w, (int)cj.w, f, e, w);
+}
+
+/* Stages the 27 shifts in shared memory; every thread of the block calls. */
+static __device__ __forceinline__ void gpu_stage_shifts(const gpu_sys &s,
+							 float4 *sh)
+{
+	if (threadIdx.x < 27)
+		sh[threadIdx.x] = s.shift[threadIdx.x];
+	__syncthreads();
+}
+
+/* Cell coordinate along d of a wrapped position (as the binning does). */
+static __device__ __forceinline__ int gpu_cell_of(const gpu_sys &s, double x,
+						  int d)
+{
+	int c = (int)(x * s.dibox[d] * s.nc[d]);
+
+	return min(max(c, 0), s.nc[d] - 1);
+}
+
+/*
+ * Cell-relative float position of x, relative to the origin of the cell of
+ * the rebuild position x0 (the cell the list was built with).
+ */
+static __device__ __forceinline__ float4 gpu_xc(const gpu_sys &s,
+						const double4_32a &x,
+						const double4_32a &x0)
+{
+	double ex = s.dbox[0] / s.nc[0], ey = s.dbox[1] / s.nc[1],
+	       ez = s.dbox[2] / s.nc[2];
+
+	return make_float4((float)(x.x - gpu_cell_of(s, x0.x, 0) * ex),
+			   (float)(x.y - gpu_cell_of(s, x0.y, 1) * ey),
+			   (float)(x.z - gpu_cell_of(s, x0.z, 2) * ez), (float)x.w);
 }
 
 /* Launches kernel<TYPED> with TYPED = s->ntypes > 1 (s: const gpu_sys *). */

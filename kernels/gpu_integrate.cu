@@ -8,20 +8,21 @@
 #include "md_rng.h"
 
 /*
- * Drift with the kicked velocity v, store the float copy for the force
- * kernels and decide on the rebuild (displacement since the last build).
+ * Drift with the kicked velocity v, store the cell-relative float copy for
+ * the force kernels and decide on the rebuild (displacement since the last
+ * build).
  */
 static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 						       double4_32a v)
 {
-	double4_32a x = s.x[i];
+	double4_32a x = s.x[i], o = s.x0[i];
 
 	x.x += s.dt * v.x;
 	x.y += s.dt * v.y;
 	x.z += s.dt * v.z;
 	s.x[i] = x;
+	s.xc[i] = gpu_xc(s, x, o);
 	if (s.check) {
-		double4_32a o = s.x0[i];
 		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
 		double r2 = dx * dx + dy * dy + dz * dz;
 

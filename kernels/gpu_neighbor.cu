@@ -8,7 +8,8 @@
  *
  * Sequence: zero counts -> bin (wrap into the box, count images, detect
  * blow-ups, cell index, rank in cell) -> exclusive scan of the counts ->
- * scatter into cell order -> copy back -> neighbour list (warp per cell,
+ * scatter into cell order -> copy back (and the cell-relative float
+ * positions) -> neighbour list (warp per cell,
  * staged in shared memory) -> done. Order within a cell follows atomics,
  * so GPU runs are reproducible to round-off, not bit-for-bit.
  */
@@ -189,6 +190,7 @@ __global__ void k_copy_back(gpu_sys s)
 	x = s.xt[i];
 	s.x[i] = x;
 	s.x0[i] = x;
+	s.xc[i] = gpu_xc(s, x, x);
 	s.v[i] = s.vt[i];
 	s.img[i] = s.imgt[i];
 	s.id[i] = s.idt[i];

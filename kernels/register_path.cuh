@@ -20,7 +20,7 @@ template <bool TYPED>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride,
-							 int eflag)
+							 const float4 *sh, int eflag)
 {
 	const int sub = threadIdx.x & (tpp - 1);
 	const int count = s.n - first;
@@ -31,24 +31,25 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		const int g = gbase + (g0 % gpw);
 		const bool act = g < count;
 		const int i = first + (act ? g : 0);
-		const double4_32a xi = s.x[i];
+		const float4 ci = s.xc[i];
 		const int nn = act ? s.nn[i] : 0;
 		const int *row = s.nl + (size_t)i * s.stride;
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k = sub;
-		int jn = k < nn ? __ldg(row + k) : i;
-		double4_32a xn = gpu_load_x(s, jn);
+		int en = k < nn ? __ldg(row + k) : i;
+		float4 cn = __ldg(s.xc + (en & GPU_NL_INDEX_MASK));
 
 		while (k < nn) {
-			double4_32a xj = xn;
+			float4 cj = cn;
+			int ej = en;
 
 			k += tpp;
 			if (k < nn) {	/* prefetch the next neighbour */
-				jn = __ldg(row + k);
-				xn = gpu_load_x(s, jn);
+				en = __ldg(row + k);
+				cn = __ldg(s.xc + (en & GPU_NL_INDEX_MASK));
 			}
-			gpu_pair_accum<TYPED>(s, xi, xj.x, xj.y, xj.z, xj.w, f, e, w);
+			gpu_pair_accum_xc<TYPED>(s, ci, cj, ej, sh, f, e, w);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

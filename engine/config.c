@@ -93,7 +93,7 @@ static const cfg_key cfg_keys[] = {
 	  "time step", 0 },
 	{ "run", "ensemble", T_ENUM, OFF(ensemble), "nve", 0, 0,
 	  "nve|langevin|nose-hoover", 0, "",
-	  "nve, or NVT with a Langevin or a Nose-Hoover thermostat (CPU backend)", 0 },
+	  "nve, or NVT with a Langevin or a Nose-Hoover thermostat", 0 },
 	{ "run", "temperature_end", T_DOUBLE, OFF(temperature_end), "-1", -1, 1e6,
 	  NULL, 0, "eps/k_B",
 	  "NVT: the target ramps linearly from system.temperature to this over the run (-1: no ramp)", 0 },

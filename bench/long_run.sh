@@ -55,7 +55,9 @@
 # TRAJ_DIRS ("/dev/shm /tmp $PWD": the first with room, else the roomiest,
 # and STEPS lowered to what fits),
 # KEEP_TRAJ (0), REFERENCE (0; 1: also an uninterrupted run to compare the
-# final thermo line and last frame with: identical on the CPU backend),
+# final thermo line and last frame with: identical on the CPU backend in lj
+# units; a GPU or argon-unit restart agrees to round-off, which chaos
+# then amplifies, so there the comparison is only printed),
 # PYTHON (python3), WHEELS (.whl).
 # To try it here (6,912 particles, ~20 s): BACKEND=cpu CONFIG=configs/lj.ini
 # STEPS=12000 EVERY=100 THERMO=1000 REFERENCE=1 bench/long_run.sh build /tmp/lr 4
@@ -242,7 +244,7 @@ print("last frame: max |dx| %.3g, max |dv| %.3g, images equal: %s" % (
 PY
 )
 	say "restarted vs uninterrupted: $cmp"
-	if [ "$BACKEND" = cpu ]; then	# bit for bit on the CPU backend (docs/h5md.md)
+	if [ "$BACKEND" = cpu ] && [ "${UNITS:-lj}" = lj ]; then	# bit for bit (docs/h5md.md; argon: round-off)
 		[ "$ref" = "$(thermo_last "$OUTDIR/part2.log")" ] || die "CPU backend: the final thermo lines differ"
 		grep -q "max |dx| 0, max |dv| 0, images equal: True" <<<"$cmp" || die "CPU backend: last frames differ"
 	fi

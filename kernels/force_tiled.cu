@@ -22,10 +22,10 @@ __global__ void k_force_tiled(gpu_sys s, int eflag)
 	for (int base = 0; base < s.n; base += blockDim.x) {
 		int m = min((int)blockDim.x, s.n - base);
 
-		__syncthreads();
+		gpu_block_sync();
 		if ((int)threadIdx.x < m)
 			tile[threadIdx.x] = s.x[base + threadIdx.x];
-		__syncthreads();
+		gpu_block_sync();
 		if (act)
 			for (int k = 0; k < m; k++)
 				if (base + k != i)

@@ -119,6 +119,18 @@ extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
 
 /* Device helpers ---------------------------------------------------------- */
 
+/*
+ * Block barrier for code where a warp may have diverged before it (a lane
+ * test, a shorter loop): reconverge the warp first, so that the whole warp
+ * reaches the barrier together (compute-sanitizer synccheck flags the
+ * other case). Every thread of the block must call it.
+ */
+static __device__ __forceinline__ void gpu_block_sync(void)
+{
+	__syncwarp();
+	__syncthreads();
+}
+
 static __device__ __forceinline__ bool gpu_halted(const gpu_sys &s)
 {
 	return *(volatile int *)&s.st->halt != 0;
@@ -261,7 +273,7 @@ static __device__ __forceinline__ void gpu_stage_shifts(const gpu_sys &s,
 {
 	if (threadIdx.x < 27)
 		sh[threadIdx.x] = s.shift[threadIdx.x];
-	__syncthreads();
+	gpu_block_sync();
 }
 
 /* Cell coordinate along d of a wrapped position (as the binning does). */

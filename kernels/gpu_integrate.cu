@@ -129,7 +129,7 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 		v2 += __shfl_xor_sync(0xffffffffu, v2, k);
 	if ((threadIdx.x & 31) == 0)
 		part[threadIdx.x >> 5] = v2;
-	__syncthreads();
+	gpu_block_sync();
 	if (threadIdx.x == 0) {
 		double t = 0.0;
 

@@ -87,27 +87,25 @@ static __device__ int block_scan_incl(int v, int *warp_tot)
 {
 	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k;
 
-	for (k = 1; k < 32; k <<= 1) {
+	for (k = 1; k < 32; k <<= 1) {	/* a select, not a branch */
 		int u = __shfl_up_sync(0xffffffffu, v, k);
 
-		if (lane >= k)
-			v += u;
+		v += lane >= k ? u : 0;
 	}
 	if (lane == 31)
 		warp_tot[warp] = v;
-	__syncthreads();
+	gpu_block_sync();
 	if (warp == 0) {
 		int t = warp_tot[lane];
 
 		for (k = 1; k < 32; k <<= 1) {
 			int u = __shfl_up_sync(0xffffffffu, t, k);
 
-			if (lane >= k)
-				t += u;
+			t += lane >= k ? u : 0;
 		}
 		warp_tot[lane] = t;
 	}
-	__syncthreads();
+	gpu_block_sync();
 	return v + (warp ? warp_tot[warp - 1] : 0);
 }
 
@@ -139,19 +137,19 @@ __global__ void k_scan_top(gpu_sys s, int nblocks)
 		return;
 	if (threadIdx.x == 0)
 		carry = 0;
-	__syncthreads();
+	gpu_block_sync();
 	for (base = 0; base < nblocks; base += SCAN_BLOCK) {
 		int b = base + threadIdx.x;
 		int v = b < nblocks ? s.block_sums[b] : 0;
 		int incl = block_scan_incl(v, wt);
 		int c0 = carry;
 
-		__syncthreads();
+		gpu_block_sync();
 		if (b < nblocks)
 			s.block_sums[b] = c0 + incl - v;
 		if (threadIdx.x == SCAN_BLOCK - 1)
 			carry = c0 + incl;
-		__syncthreads();
+		gpu_block_sync();
 	}
 }
 

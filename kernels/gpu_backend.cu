@@ -644,7 +644,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
-	DALLOC(s->block_sums, (s->ncell + 1023) / 1024 + 1);
+	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	DALLOC(s->nl, (size_t)n * s->stride); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
 	GPU_CHECK(cudaMallocHost((void **)&c->h_status, sizeof(gpu_status)));

@@ -47,6 +47,7 @@
 #define GPU_CHECK_LAUNCH() GPU_CHECK(cudaGetLastError())
 
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
+#define GPU_SCAN_CELLS 256		/* cells per chunk of the cell-count scan */
 
 /* Neighbour-list entries: index in the low 27 bits, shift code above. */
 #define GPU_NL_SHIFT_BITS 27

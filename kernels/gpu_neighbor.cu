@@ -16,7 +16,7 @@
 #include "gpu_common.cuh"
 #include "cell_sweep.cuh"
 
-#define SCAN_BLOCK 1024
+#define SCAN_BLOCK 1024		/* threads of k_scan_top */
 
 static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 {
@@ -82,48 +82,59 @@ __global__ void k_bin(gpu_sys s)
 	}
 }
 
-/* Inclusive scan of one value per thread across the block (blockDim 1024). */
-static __device__ int block_scan_incl(int v, int *warp_tot)
+/* Inclusive scan of one value per lane across the warp (shuffles only). */
+static __device__ __forceinline__ int warp_scan_incl(int v)
 {
-	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k;
+	int lane = threadIdx.x & 31, k;
 
 	for (k = 1; k < 32; k <<= 1) {	/* a select, not a branch */
 		int u = __shfl_up_sync(0xffffffffu, v, k);
 
 		v += lane >= k ? u : 0;
 	}
+	return v;
+}
+
+/* Inclusive scan of one value per thread across the block (blockDim 1024). */
+static __device__ int block_scan_incl(int v, int *warp_tot)
+{
+	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+	v = warp_scan_incl(v);
 	if (lane == 31)
 		warp_tot[warp] = v;
 	gpu_block_sync();
-	if (warp == 0) {
-		int t = warp_tot[lane];
-
-		for (k = 1; k < 32; k <<= 1) {
-			int u = __shfl_up_sync(0xffffffffu, t, k);
-
-			t += lane >= k ? u : 0;
-		}
-		warp_tot[lane] = t;
-	}
+	if (warp == 0)
+		warp_tot[lane] = warp_scan_incl(warp_tot[lane]);
 	gpu_block_sync();
 	return v + (warp ? warp_tot[warp - 1] : 0);
 }
 
-/* Exclusive scan within blocks of SCAN_BLOCK cells; block totals saved. */
+/*
+ * Exclusive scan within chunks of GPU_SCAN_CELLS cells, one warp per chunk
+ * (32 cells per pass, the carry in a register); chunk totals saved. No
+ * block barrier: compute-sanitizer synccheck flagged the block-wide
+ * version of this kernel when it ran inside the conditional graph node.
+ */
 __global__ void k_scan_blocks(gpu_sys s)
 {
-	__shared__ int wt[32];
-	int c = blockIdx.x * SCAN_BLOCK + threadIdx.x;
-	int v, incl;
+	const int lane = threadIdx.x & 31;
+	const int c0 = blockIdx.x * GPU_SCAN_CELLS;
+	int carry = 0;
 
 	if (!rebuild_due(s))
 		return;
-	v = c < s.ncell ? s.cell_count[c] : 0;
-	incl = block_scan_incl(v, wt);
-	if (c < s.ncell)
-		s.cell_start[c] = incl - v;
-	if (threadIdx.x == SCAN_BLOCK - 1)
-		s.block_sums[blockIdx.x] = incl;
+	for (int k = 0; k < GPU_SCAN_CELLS; k += 32) {
+		int c = c0 + k + lane;
+		int v = c < s.ncell ? s.cell_count[c] : 0;
+		int incl = warp_scan_incl(v);
+
+		if (c < s.ncell)
+			s.cell_start[c] = carry + incl - v;
+		carry += __shfl_sync(0xffffffffu, incl, 31);
+	}
+	if (lane == 0)
+		s.block_sums[blockIdx.x] = carry;
 }
 
 /* One block: exclusive scan of the block totals (any number, in passes). */
@@ -155,7 +166,7 @@ __global__ void k_scan_top(gpu_sys s, int nblocks)
 
 __global__ void k_scan_add(gpu_sys s)
 {
-	int c = blockIdx.x * SCAN_BLOCK + threadIdx.x;
+	int c = blockIdx.x * GPU_SCAN_CELLS + threadIdx.x;
 
 	if (!rebuild_due(s))
 		return;
@@ -223,16 +234,16 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 {
 	int nb = (s->n + 255) / 256;
 	int cb = (s->ncell + 255) / 256;
-	int sb = (s->ncell + SCAN_BLOCK - 1) / SCAN_BLOCK;
+	int sb = (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS;
 
 #define STAGE(k) do { if (ev) GPU_CHECK(cudaEventRecord(ev[k], st)); } while (0)
 	STAGE(0);
 	k_zero_counts<<<cb, 256, 0, st>>>(*s);
 	k_bin<<<nb, 256, 0, st>>>(*s);
 	STAGE(1);
-	k_scan_blocks<<<sb, SCAN_BLOCK, 0, st>>>(*s);
+	k_scan_blocks<<<sb, 32, 0, st>>>(*s);
 	k_scan_top<<<1, SCAN_BLOCK, 0, st>>>(*s, sb);
-	k_scan_add<<<sb, SCAN_BLOCK, 0, st>>>(*s);
+	k_scan_add<<<sb, GPU_SCAN_CELLS, 0, st>>>(*s);
 	STAGE(2);
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);

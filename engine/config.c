@@ -571,10 +571,9 @@ void cfg_box(const md_config *cfg, double box[3])
 			 cbrt(cfg->particles / cfg->density) : a * cfg->cells[d];
 }
 
-/* Location of key section.key in messages: "file:line", "file" (a
- * default) or "--set". */
-static void key_where(const md_config *cfg, const char *section,
-		      const char *key, char *buf, size_t n)
+/* cfg_key_where: see config.h. */
+void cfg_key_where(const md_config *cfg, const char *section,
+		   const char *key, char *buf, size_t n)
 {
 	int k = find_key(section, key), line = k < 0 ? 0 : cfg->given_line[k];
 
@@ -640,7 +639,7 @@ int cfg_check_memory(const md_config *cfg, int cpu, FILE *err)
 	if (avail < 0.0 || need <= avail)
 		return 0;
 	if (!strcmp(cfg->lattice, "fcc")) {
-		key_where(cfg, "system", "cells", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "cells", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells (%.0f particles) need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer cells\n",
 			loc, cfg->cells[0], cfg->cells[1], cfg->cells[2],
 			4.0 * cfg->cells[0] * cfg->cells[1] * cfg->cells[2],
@@ -648,7 +647,7 @@ int cfg_check_memory(const md_config *cfg, int cpu, FILE *err)
 			avail / 1073741824.0);
 		return MD_EXIT_INPUT;
 	}
-	key_where(cfg, "system", "particles", loc, sizeof(loc));
+	cfg_key_where(cfg, "system", "particles", loc, sizeof(loc));
 	fprintf(err, "mdsim: %s: [system] particles: %ld particles need about %.3g GiB of host memory%s (an estimate), but only %.3g GiB are available; use fewer particles\n",
 		loc, cfg_particles(cfg), need / 1073741824.0,
 		cpu ? " on the CPU backend" : "", avail / 1073741824.0);
@@ -678,7 +677,7 @@ static int parse_list(md_config *cfg, const char *sec, const char *key,
 		d = strtod(p, &end);
 		if (end == p || errno == ERANGE || !isfinite(d) ||
 		    (*end && !isspace((unsigned char)*end)) || k >= max) {
-			key_where(cfg, sec, key, loc, sizeof(loc));
+			cfg_key_where(cfg, sec, key, loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [%s] %s: expected at most %d numbers, got \"%s\"\n",
 				loc, sec, key, max, text);
 			return -1;
@@ -711,14 +710,14 @@ static int mixture_validate(md_config *cfg, FILE *err)
 	for (k = 0; k < m; k++)
 		sum += v[k];
 	if (m != nt || fabs(sum - 1.0) > 1e-9) {
-		key_where(cfg, "system", "fractions", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "fractions", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] fractions: %d types need %d fractions >= 0 summing to 1, got \"%s\"\n",
 			loc, nt, nt, cfg->fractions_text);
 		return MD_EXIT_INPUT;
 	}
 	for (k = 0; k < nt; k++) {
 		if (v[k] < 0.0) {
-			key_where(cfg, "system", "fractions", loc, sizeof(loc));
+			cfg_key_where(cfg, "system", "fractions", loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [system] fractions: %g is negative\n", loc, v[k]);
 			return MD_EXIT_INPUT;
 		}
@@ -728,7 +727,7 @@ static int mixture_validate(md_config *cfg, FILE *err)
 	if (m < 0)
 		return MD_EXIT_INPUT;
 	if (m != 0 && m != nt) {
-		key_where(cfg, "system", "masses", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "masses", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] masses: %d types need %d masses, got \"%s\"\n",
 			loc, nt, nt, cfg->masses_text);
 		return MD_EXIT_INPUT;
@@ -736,7 +735,7 @@ static int mixture_validate(md_config *cfg, FILE *err)
 	for (k = 0; k < nt; k++) {
 		cfg->type_mass[k] = m ? v[k] : cfg->mass;
 		if (!(cfg->type_mass[k] >= 1e-6 && cfg->type_mass[k] <= 1e6)) {
-			key_where(cfg, "system", "masses", loc, sizeof(loc));
+			cfg_key_where(cfg, "system", "masses", loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [system] masses: %g is out of range [1e-06, 1e+06]\n",
 				loc, cfg->type_mass[k]);
 			return MD_EXIT_INPUT;
@@ -748,7 +747,7 @@ static int mixture_validate(md_config *cfg, FILE *err)
 		if (m < 0)
 			return MD_EXIT_INPUT;
 		if (m != 0 && m != npair) {
-			key_where(cfg, "potential", names[q], loc, sizeof(loc));
+			cfg_key_where(cfg, "potential", names[q], loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [potential] %s: %d types need %d values (upper triangle: 11 12 .. 22 ..), got %d\n",
 				loc, names[q], nt, npair, m);
 			return MD_EXIT_INPUT;
@@ -758,7 +757,7 @@ static int mixture_validate(md_config *cfg, FILE *err)
 				double x = m ? v[k] : scalar[q];
 
 				if (x < lo[q] || x > hi[q]) {
-					key_where(cfg, "potential", names[q], loc, sizeof(loc));
+					cfg_key_where(cfg, "potential", names[q], loc, sizeof(loc));
 					fprintf(err, "mdsim: %s: [potential] %s: value %g for pair %d-%d is out of range [%g, %g]\n",
 						loc, names[q], x, a + 1, b + 1, lo[q], hi[q]);
 					return MD_EXIT_INPUT;
@@ -802,57 +801,57 @@ int cfg_validate(md_config *cfg, FILE *err)
 	if (mixture_validate(cfg, err))
 		return MD_EXIT_INPUT;
 	if (!cfg->check && cfg->every == 0) {
-		key_where(cfg, "neighbor", "check", loc, sizeof(loc));
+		cfg_key_where(cfg, "neighbor", "check", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [neighbor] check: with check = false, every must be > 0 (the list would never be rebuilt)\n",
 			loc);
 		return MD_EXIT_INPUT;
 	}
 	if (!strcmp(cfg->lattice, "xyz") && !cfg->structure_file[0]) {
-		key_where(cfg, "system", "lattice", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "lattice", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] file: lattice = xyz needs the structure file\n", loc);
 		return MD_EXIT_INPUT;
 	}
 	if (!strcmp(cfg->lattice, "random") && cfg->particles < 2) {
-		key_where(cfg, "system", "lattice", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "lattice", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] particles: lattice = random needs particles >= 2\n", loc);
 		return MD_EXIT_INPUT;
 	}
 	cfg_box(cfg, box);
 	for (i = 0; i < 3 && strcmp(cfg->lattice, "xyz"); i++)
 		if (!(box[i] >= 2.0 * (cfg->cutoff + cfg->skin))) {
-			key_where(cfg, "system", "cells", loc, sizeof(loc));
+			cfg_key_where(cfg, "system", "cells", loc, sizeof(loc));
 			fprintf(err, "mdsim: %s: [system] cells: box edge %c = %.4g is shorter than 2 x (cutoff + skin) = %.4g; use more cells\n",
 				loc, "xyz"[i], box[i], 2.0 * (cfg->cutoff + cfg->skin));
 			return MD_EXIT_INPUT;
 		}
 	if ((double)cfg->cells[0] * cfg->cells[1] * cfg->cells[2] * 4.0 > 2.0e9) {
-		key_where(cfg, "system", "cells", loc, sizeof(loc));
+		cfg_key_where(cfg, "system", "cells", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [system] cells: %d x %d x %d cells is more than 2e9 particles (the accepted maximum)\n",
 			loc, cfg->cells[0], cfg->cells[1], cfg->cells[2]);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->threads_per_particle &&
 	    (cfg->threads_per_particle & (cfg->threads_per_particle - 1))) {
-		key_where(cfg, "backend", "threads_per_particle", loc, sizeof(loc));
+		cfg_key_where(cfg, "backend", "threads_per_particle", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [backend] threads_per_particle: %d is not a power of two (accepted: 0, 1, 2, 4, 8, 16, 32)\n",
 			loc, cfg->threads_per_particle);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->block_size && cfg->block_size % 32) {
-		key_where(cfg, "backend", "block_size", loc, sizeof(loc));
+		cfg_key_where(cfg, "backend", "block_size", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [backend] block_size: %d is not a multiple of 32 (accepted: 0 or 32, 64, ..., 1024)\n",
 			loc, cfg->block_size);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->max_temperature > 0.0 && !cfg->restart[0] &&
 	    cfg->temperature > cfg->max_temperature) {
-		key_where(cfg, "run", "max_temperature", loc, sizeof(loc));
+		cfg_key_where(cfg, "run", "max_temperature", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [run] max_temperature: %g is below the start temperature %g (accepted: 0 = no limit, or >= system.temperature)\n",
 			loc, cfg->max_temperature, cfg->temperature);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->append && !cfg->trajectory[0]) {
-		key_where(cfg, "output", "append", loc, sizeof(loc));
+		cfg_key_where(cfg, "output", "append", loc, sizeof(loc));
 		fprintf(err, "mdsim: %s: [output] append: append = true needs output.trajectory (the file to continue)\n",
 			loc);
 		return MD_EXIT_INPUT;

@@ -61,6 +61,13 @@ double cfg_host_available(void);
 /* cfg_print_reference - the key reference (markdown table) to out. */
 void cfg_print_reference(FILE *out);
 
+/*
+ * cfg_key_where - where section.key was given, for messages: "file:line",
+ * "file" (a default) or "--set"; written into buf (n bytes).
+ */
+void cfg_key_where(const md_config *cfg, const char *section,
+		   const char *key, char *buf, size_t n);
+
 /* cfg_particles - particle count the [system] keys give (-1: from the file). */
 long cfg_particles(const md_config *cfg);
 

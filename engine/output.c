@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <libgen.h>
+#include <unistd.h>
 #include "config.h"
 #include "h5md.h"
 #include "setup.h"
@@ -91,33 +93,46 @@ int md_output_check(const md_config *cfg, FILE *err)
 {
 	struct stat sb;
 	unsigned f;
-	char bad[64];
+	char bad[64], wt[600], wf[600], wa[600];
+	char dir[sizeof(cfg->trajectory)];
 
 	if (!cfg->trajectory[0])
 		return 0;
+	cfg_key_where(cfg, "output", "trajectory", wt, sizeof(wt));
+	cfg_key_where(cfg, "output", "fields", wf, sizeof(wf));
+	cfg_key_where(cfg, "output", "append", wa, sizeof(wa));
 	if (md_output_fields(cfg->traj_fields, &f, bad, sizeof(bad))) {
 		fprintf(err, "mdsim: %s: [output] fields: %s: expected a comma list of position (required), velocity, image, force\n",
-			cfg->path, bad);
+			wf, bad);
 		return MD_EXIT_INPUT;
 	}
-	if (stat(cfg->trajectory, &sb))
-		return 0;	/* a new file; creating it may still fail (exit 4) */
+	if (stat(cfg->trajectory, &sb)) {
+		/* a new file: its folder must exist and be writable, said before
+		 * any work (creating it may still fail later: exit 4 then too) */
+		snprintf(dir, sizeof(dir), "%s", cfg->trajectory);
+		if (access(dirname(dir), W_OK | X_OK)) {
+			fprintf(err, "mdsim: %s: [output] trajectory: cannot create %s: %s\n",
+				wt, cfg->trajectory, strerror(errno));
+			return MD_EXIT_IO;
+		}
+		return 0;
+	}
 	if (S_ISDIR(sb.st_mode)) {
 		fprintf(err, "mdsim: %s: [output] trajectory: %s is a directory\n",
-			cfg->path, cfg->trajectory);
+			wt, cfg->trajectory);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->append) {
 		if (cfg->restart[0])
 			return 0;
 		fprintf(err, "mdsim: %s: [output] append: continuing %s needs a restart (--restart FILE or output.restart): the run must start where the file ends\n",
-			cfg->path, cfg->trajectory);
+			wa, cfg->trajectory);
 		return MD_EXIT_INPUT;
 	}
 	if (cfg->overwrite)
 		return 0;
 	fprintf(err, "mdsim: %s: [output] trajectory: %s exists and is not overwritten (use --force or output.overwrite = true to replace it, or output.append = true with --restart to continue it)\n",
-		cfg->path, cfg->trajectory);
+		wt, cfg->trajectory);
 	return MD_EXIT_INPUT;
 }
 

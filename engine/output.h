@@ -35,10 +35,12 @@ int md_output_fields(const char *list, unsigned *fields, char *bad,
 		     size_t badlen);
 
 /*
- * md_output_check - before any work: the fields parse, and an existing
+ * md_output_check - before any work: the fields parse, a new trajectory's
+ * folder exists and is writable (else MD_EXIT_IO), and an existing
  * trajectory file is only touched when output.overwrite (--force) or
- * output.append with a restart says so. Returns 0 or MD_EXIT_INPUT after
- * a message on err. Touches no file.
+ * output.append with a restart says so (else MD_EXIT_INPUT). Messages
+ * name file:line of the key. Returns 0 or an exit code after a message on
+ * err. Touches no file.
  */
 int md_output_check(const md_config *cfg, FILE *err);
 

@@ -72,6 +72,17 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 			fprintf(out, " %d: %ld%s", a + 1, cnt[a], a + 1 < cfg->ntypes ? "," : "");
 		fprintf(out, " particles\n");
 	}
+	if (kind != MD_BACKEND_CPU && sim->st.n >= MD_GPU_MAX_PARTICLES) {
+		if (kind == MD_BACKEND_CUDA) {
+			fprintf(stderr, "mdsim: %s: [system] %d particles: the cuda backend takes at most %d (27-bit neighbour-list indices)\n",
+				cfg->path, sim->st.n, MD_GPU_MAX_PARTICLES - 1);
+			return MD_EXIT_INPUT;
+		}
+		kind = MD_BACKEND_CPU;
+		if (!cfg->quiet)
+			fprintf(out, "%d particles: more than the cuda backend takes (%d): running on the CPU backend.\n",
+				sim->st.n, MD_GPU_MAX_PARTICLES - 1);
+	}
 	if (kind != MD_BACKEND_CPU) {
 		int ok = gpu_backend_ops() && gpu_probe(cfg->gpu_id, gpu, sizeof(gpu));
 

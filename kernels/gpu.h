@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include "../engine/md.h"
 
+/* Largest particle count + 1 of the cuda backend: 27-bit list indices. */
+#define MD_GPU_MAX_PARTICLES (1 << 27)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -21,6 +21,9 @@ extern "C" {
 
 #define GRAPH_STEPS 16		/* steps per replay of the multi-step graph */
 
+static_assert(GPU_MAX_PARTICLES == MD_GPU_MAX_PARTICLES, "gpu.h and gpu_common.cuh agree");
+static_assert(GPU_SCAN_CELLS % 32 == 0 && GPU_SCAN_CELLS <= 1024, "scan chunk: whole warps, one block");
+
 typedef struct gpu_ctx {
 	md_config cfg;
 	gpu_sys s;
@@ -629,8 +632,11 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	est = (int)(1.3 * 4.18879 * rl * rl * rl * n / vol) + 16;
 	s->stride = (est + 31) / 32 * 32;
 
-	/* memory estimate before allocating: say so instead of failing later */
-	need_bytes = (double)n * (6 * 32 + 2 * 16 + 2 * 16 + 5 * 4 + 4.0 * s->stride) +
+	/* memory estimate before allocating: say so instead of failing later.
+	 * Per particle: x, v, x0, xt, vt (double4); f, xc (float4); img, imgt
+	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
+	 * the first download (3 x 3 doubles, 3 + 1 ints). */
+	need_bytes = (double)n * (5 * 32 + 2 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
 		     (double)s->ncell * 8;
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -684,6 +690,14 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		c->launch[i].hybrid_ratio = (float)cfg->hybrid_ratio;
 	}
 	c->launch[MD_STRAT_global].tpp = 1;
+	/* thread indices are int: n * tpp must stay below 2^31 (the autotuner
+	 * tries up to 16 lanes, which n < 2^27 always allows) */
+	if ((long long)n * c->launch[MD_STRAT_register].tpp >= (1LL << 31)) {
+		fprintf(stderr, "mdsim: %s: [backend] threads_per_particle = %d with %d particles exceeds 2^31 GPU threads; use %lld or fewer\n",
+			cfg->path, c->launch[MD_STRAT_register].tpp, n,
+			((1LL << 31) - 1) / n);
+		return MD_EXIT_INPUT;
+	}
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
 
 	/* first list and forces; grow the list if the guess was short */

@@ -11,10 +11,13 @@
  * over 100,000 steps. So the separations come from either
  *  - the double positions x (global, shared, tiled strategies), or
  *  - xc, float positions relative to the origin of the particle's cell at
- *    the last rebuild (|xc| < cell edge + skin/2, so rounding costs ~1e-7
- *    like rounding the double separation), plus the cell-to-cell shift of
- *    the pair, which the neighbour list carries (register and hybrid: half
- *    the gather bytes of double positions, no fp64 in the pair loop).
+ *    the last rebuild (|xc| < cell edge + skin/2 while the displacement
+ *    check is on), plus the cell-to-cell shift of the pair, which the
+ *    neighbour list carries (register and hybrid: half the gather bytes of
+ *    double positions, no fp64 in the pair loop). The separation is then
+ *    off by a few 1e-7 (3e-7 with 3+ cells per edge, 6e-7 with 2, against
+ *    1.2e-7 for a rounded double separation): force errors against the CPU
+ *    stay at 2-3e-6 and the NVE energy at the CPU's level (RESULTS.md).
  * Particle order on the device is cell order (d_id maps to the original).
  * Neighbour list: full, row-major, row stride `stride` (a multiple of 32);
  * an entry is j | code << GPU_NL_SHIFT_BITS with code = the neighbour
@@ -24,7 +27,8 @@
  * hdtm_t. ntypes == 1 takes the single-type values (lj, hdtm) instead.
  * The force kernels are templates on TYPED (ntypes > 1), so that the
  * one-type kernels keep the registers they had before mixtures existed
- * (the table load costs 8 registers); GPU_LAUNCH_TYPED picks the instance.
+ * (the table load costs 8 to 14 registers); GPU_LAUNCH_TYPED picks the
+ * instance.
  */
 #ifndef MD_GPU_COMMON_CUH
 #define MD_GPU_COMMON_CUH
@@ -122,9 +126,10 @@ extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
 
 /*
  * Block barrier for code where a warp may have diverged before it (a lane
- * test, a shorter loop): reconverge the warp first, so that the whole warp
- * reaches the barrier together (compute-sanitizer synccheck flags the
- * other case). Every thread of the block must call it.
+ * test, a shorter loop): the warp reconverges first. Not required since
+ * Volta; added while chasing a compute-sanitizer synccheck report, which
+ * it did not change (bench/RESULTS.md). Every thread of the block must
+ * call it.
  */
 static __device__ __forceinline__ void gpu_block_sync(void)
 {
@@ -260,7 +265,7 @@ static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
 	float dy = ci.y - cj.y + d.y;
 	float dz = ci.z - cj.z + d.z;
 
-	if (s.small_box) {
+	if (s.small_box) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
 		dx -= s.box[0] * rintf(dx * s.ibox[0]);
 		dy -= s.box[1] * rintf(dy * s.ibox[1]);
 		dz -= s.box[2] * rintf(dz * s.ibox[2]);

@@ -142,7 +142,8 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 /*
  * v <- scale v + noise sqrt(mass / m_i) g, g from the counter-based
  * generator keyed by the original index: the numbers of the CPU backend's
- * cpu_vupdate() whatever the particle order.
+ * cpu_vupdate() to round-off (fused multiply-adds, device log/sin/cos)
+ * whatever the particle order.
  */
 __global__ void k_vupdate(gpu_sys s, md_vupdate u, double mass)
 {

@@ -69,8 +69,7 @@ __global__ void k_bin(gpu_sys s)
 			sh += 1.0;
 		}
 		im[d] += (int)sh;
-		cc[d] = (int)(x[d] * s.dibox[d] * s.nc[d]);
-		cc[d] = min(max(cc[d], 0), s.nc[d] - 1);
+		cc[d] = gpu_cell_of(s, x[d], d);	/* as gpu_xc() finds it */
 	}
 	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
 	s.img[i] = make_int4(im[0], im[1], im[2], 0);
@@ -113,8 +112,9 @@ static __device__ int block_scan_incl(int v, int *warp_tot)
 /*
  * Exclusive scan within chunks of GPU_SCAN_CELLS cells, one warp per chunk
  * (32 cells per pass, the carry in a register); chunk totals saved. No
- * block barrier: compute-sanitizer synccheck flagged the block-wide
- * version of this kernel when it ran inside the conditional graph node.
+ * block barrier. (compute-sanitizer synccheck flagged the block-wide
+ * version inside the conditional graph node; with this one it flags
+ * k_scan_top instead: bench/RESULTS.md.)
  */
 __global__ void k_scan_blocks(gpu_sys s)
 {

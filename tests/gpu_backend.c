@@ -6,10 +6,11 @@
  * unequal masses, and the thermostats' velocity update. Skips without a
  * GPU.
  *
- * Tolerances: GPU forces are float32 from float32 positions. Rounding a
- * coordinate of up to L = 34 to float moves it by up to 2e-6; the LJ force
- * varies as r^-13 on the repulsive side, so a pair force changes by about
- * 13 * 2e-6 / r relative: 3e-5. Summed over ~55 pairs with mixed signs the
+ * Tolerances: GPU forces are float32, from separations formed in double or
+ * from cell-relative float positions (kernels/gpu_common.cuh), off by up to
+ * ~6e-7. Bound used: even float absolute positions (off by 2e-6 at L = 34)
+ * change a pair force by about 13 * 2e-6 / r relative (r^-13 on the
+ * repulsive side): 3e-5. Summed over ~55 pairs with mixed signs the
  * net force error stays below 1e-3 of the typical force; we assert
  * |dF| <= 1e-3 * (|F| + max(F_rms, 1)) (the floor of 1 epsilon/sigma covers
  * the perfect lattice, where the net forces vanish and only the float
@@ -139,7 +140,7 @@ START_TEST(test_strategies_liquid)
 			compare_strategy(&cfg, &st, s);
 		md_state_free(&st);
 	}
-	/* a narrow box: only 3 cells along each edge */
+	/* a narrow box: 2 cells along each edge (L = 8.40, rlist 2.9) */
 	test_config(&cfg, 0.8442, 5, 1.0, 2.5, MD_SHIFT_ENERGY);
 	cfg.skin = 0.4;
 	liquid_state(&cfg, &st, 100);

@@ -147,6 +147,16 @@ START_TEST(test_strategies_liquid)
 	for (s = 0; s < MD_STRAT_COUNT; s++)
 		compare_strategy(&cfg, &st, s);
 	md_state_free(&st);
+	/* a brick: 2, 4 and 6 cells along x, y, z (L = 8.40, 11.76, 20.16),
+	 * small and large axes mixed in the cell-shift arithmetic */
+	test_config(&cfg, 0.8442, 5, 1.0, 2.5, MD_SHIFT_FORCE);
+	cfg.cells[1] = 7;
+	cfg.cells[2] = 12;
+	cfg.skin = 0.4;
+	liquid_state(&cfg, &st, 100);
+	for (s = 0; s < MD_STRAT_COUNT; s++)
+		compare_strategy(&cfg, &st, s);
+	md_state_free(&st);
 }
 END_TEST
 

@@ -507,6 +507,23 @@ check "argon: plain mda.Universe(path) reads every frame, values = the lj run x 
 	"$PY" check_argon.py u_lj.h5md u_ar.h5md
 tail -n 1 check.log | sed 's/^/    /'
 
+# the analysis tool converts an argon file back: the same g(r) and MSD as
+# the lj file of the same run (to round-off), MDAnalysis check included
+cat > same_csv.py <<'EOF'
+import sys
+import numpy as np
+for a, b in ((sys.argv[1] + "_rdf.csv", sys.argv[2] + "_rdf.csv"),
+             (sys.argv[1] + "_msd.csv", sys.argv[2] + "_msd.csv")):
+    x, y = np.loadtxt(a, delimiter=",", skiprows=1), np.loadtxt(b, delimiter=",", skiprows=1)
+    assert x.shape == y.shape and np.allclose(x, y, rtol=1e-9, atol=1e-12), (a, b)
+print("g(r) and MSD of the argon file = those of the lj file")
+EOF
+check "analyze_traj.py on an argon file: converted to reduced units, same g(r) and MSD as lj" \
+	sh -c "MPLBACKEND=Agg '$PY' '$ROOT/tools/analyze_traj.py' u_lj.h5md --out a_lj --check-mdanalysis > a_lj.log 2>&1 &&
+	       MPLBACKEND=Agg '$PY' '$ROOT/tools/analyze_traj.py' u_ar.h5md --out a_ar --check-mdanalysis > a_ar.log 2>&1 &&
+	       grep -q 'converted to reduced units' a_ar.log && grep -q 'InterRDF agrees' a_ar.log &&
+	       '$PY' same_csv.py a_lj a_ar"
+
 # restart from an argon file: converted back to reduced units, so the run
 # continues the uninterrupted one (to round-off: one multiplication and
 # one division per value; bit for bit with lj files, part 3)

@@ -23,6 +23,10 @@ equilibration a few frames, the fcc start has a g(r) of delta peaks).
 --check-mdanalysis also computes g(r) with MDAnalysis's InterRDF and prints
 the largest difference (MDAnalysis reads positions as float32).
 
+Files written with output.units = argon are converted back to reduced units
+with the scales in their /parameters/units record (a note says so), so the
+results read the same for either unit system.
+
 Frames that a killed writer left incomplete (NaN, unreadable, or missing
 from some element) at the end of the file are skipped with a note.
 """
@@ -55,9 +59,27 @@ def complete_frames(f):
     return max(lens), good
 
 
+# observable -> the /parameters/units scale that converts it
+OBS_SCALE = {"temperature": "temperature", "pressure": "pressure"}
+
+
+def unit_scales(f):
+    """The file's unit record (docs/h5md.md): system name and scales."""
+    if "parameters/units" not in f:
+        return "lj", {}
+    s = f["parameters/units"].attrs
+    name = s.get("system", "lj")
+    if isinstance(name, bytes):
+        name = name.decode()
+    return name, {k: float(s[k]) for k in ("length", "time", "energy", "temperature", "pressure")
+                  if k in s}
+
+
 def load(path):
-    """Frames, times, steps, box edges, positions, images, observables."""
+    """Frames, times, steps, box edges, positions, images, observables,
+    all in reduced units (a physical-unit file is divided by its scales)."""
     with h5py.File(path, "r") as f:
+        system, scale = unit_scales(f)
         total, good = complete_frames(f)
         if not good:
             sys.exit("analyze_traj: %s has no complete frame" % path)
@@ -73,6 +95,15 @@ def load(path):
             "image": f[P + "image/value"][:nf] if P + "image" in f else None,
             "obs": {k: f["observables/" + k + "/value"][:nf] for k in f.get("observables", {})},
         }
+    d["system"], d["length"] = system, scale.get("length", 1.0)
+    if system != "lj":
+        d["x"] = d["x"] / scale["length"]
+        d["edges"] = d["edges"] / scale["length"]
+        d["time"] = d["time"] / scale["time"]
+        for k in d["obs"]:
+            d["obs"][k] = d["obs"][k] / scale[OBS_SCALE.get(k, "energy")]
+        print("note: %s units in the file (length scale %g), converted to reduced units"
+              % (system, scale["length"]))
     d["box"] = np.array([np.diag(e) for e in d["edges"]])
     return d
 
@@ -116,16 +147,23 @@ def msd(xu, time):
     return lags * (dt.mean() if len(dt) else 0.0), out
 
 
-def mdanalysis_rdf(path, n, start, nf, rmax, nbins, skip):
+def mdanalysis_rdf(path, n, start, nf, rmax, nbins, skip, length=1.0):
+    """g(r) by MDAnalysis; length: the file's length scale (1: reduced)."""
     warnings.filterwarnings("ignore")
     import MDAnalysis as mda
     from MDAnalysis.analysis.rdf import InterRDF
-    # reduced units: convert_units=False; n_atoms given because MDAnalysis 2.4
-    # passes convert_units on to H5MDReader.parse_n_atoms, which rejects it
-    u = mda.Universe(path, n_atoms=n, convert_units=False)
-    r = InterRDF(u.atoms, u.atoms, nbins=nbins, range=(0.0, rmax), exclusion_block=(1, 1))
+    if length != 1.0:
+        # physical units (Angstrom): MDAnalysis opens the file as it is
+        u = mda.Universe(path)
+    else:
+        # reduced units: convert_units=False; n_atoms given because MDAnalysis
+        # 2.4 passes convert_units on to H5MDReader.parse_n_atoms, which
+        # rejects it
+        u = mda.Universe(path, n_atoms=n, convert_units=False)
+    r = InterRDF(u.atoms, u.atoms, nbins=nbins, range=(0.0, rmax * length),
+                 exclusion_block=(1, 1))
     r.run(start=start, stop=nf, step=skip)
-    return r.results.bins, r.results.rdf
+    return r.results.bins / length, r.results.rdf
 
 
 def main():
@@ -160,7 +198,7 @@ def main():
         if n > a.max_ref:
             print("MDAnalysis check skipped: more particles than --max-ref")
         else:
-            rm, gm = mdanalysis_rdf(a.traj, n, start, nf, rmax, a.bins, a.skip)
+            rm, gm = mdanalysis_rdf(a.traj, n, start, nf, rmax, a.bins, a.skip, d["length"])
             diff = np.abs(gm - g).max()
             print("MDAnalysis InterRDF agrees: max |g_mda - g| = %.2g (float32 positions)" % diff
                   if diff < 0.05 * g.max() else

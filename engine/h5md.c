@@ -28,8 +28,14 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 #include "config.h"
 #include "setup.h"
@@ -1560,6 +1566,51 @@ static void child_read(int fd, const char *path, unsigned need)
 	_exit(0);
 }
 
+/*
+ * reader_deadline - seconds the restart reader may take: HDF5 can loop
+ * forever on a corrupt file (the restart fuzzer found such files), so the
+ * parent gives up after 60 s plus 1 s per 50 MB of file (a slow disk
+ * reading a huge last frame), or MDSIM_RESTART_TIMEOUT seconds if set.
+ */
+static double reader_deadline(const char *path)
+{
+	const char *e = getenv("MDSIM_RESTART_TIMEOUT");
+	struct stat sb;
+	double t = e ? atof(e) : 0.0;
+
+	if (t > 0.0)
+		return t;
+	return 60.0 + (stat(path, &sb) ? 0.0 : (double)sb.st_size / 50e6);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/*
+ * wait_readable - 1 when fd has data (or EOF) within `secs`, 0 when the
+ * time ran out.
+ */
+static int wait_readable(int fd, double secs)
+{
+	double end = mono_now() + secs, left;
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	while ((left = end - mono_now()) > 0.0) {
+		int r = poll(&p, 1, left > 1000.0 ? 1000000 : (int)(left * 1000.0) + 1);
+
+		if (r > 0)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return 1;	/* let the read report it */
+	}
+	return 0;
+}
+
 int h5md_read_last(const char *path, unsigned need, md_state *st,
 		   double *time, char *err, size_t errlen)
 {
@@ -1573,6 +1624,7 @@ int h5md_read_last_units(const char *path, unsigned need, md_state *st,
 {
 	const char *inproc = getenv("MDSIM_RESTART_IN_PROCESS");
 	int fd[2], status = 0, rc, got = -1;
+	double limit = reader_deadline(path);
 	rl_head hd;
 	pid_t pid;
 
@@ -1596,6 +1648,10 @@ int h5md_read_last_units(const char *path, unsigned need, md_state *st,
 
 		/* a crash leaves no core file in the user's directory */
 		setrlimit(RLIMIT_CORE, &nocore);
+#ifdef __linux__
+		/* the reader ends with mdsim (a second SIGINT while it loops) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
 		close(fd[0]);
 		signal(SIGPIPE, SIG_DFL);
 		child_read(fd[1], path, need);
@@ -1603,6 +1659,15 @@ int h5md_read_last_units(const char *path, unsigned need, md_state *st,
 	close(fd[1]);
 	rc = MD_EXIT_IO;
 	memset(&hd, 0, sizeof(hd));
+	if (!wait_readable(fd[0], limit)) {
+		kill(pid, SIGKILL);
+		close(fd[0]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		snprintf(err, errlen, "%s is corrupt or unreadable: the HDF5 library did not finish reading it in %.0f s (MDSIM_RESTART_TIMEOUT sets the limit)",
+			 path, limit);
+		return MD_EXIT_INPUT;
+	}
 	if (read_all(fd[0], &hd, sizeof(hd)) == 0) {
 		hd.err[sizeof(hd.err) - 1] = '\0';
 		got = 0;

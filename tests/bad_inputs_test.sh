@@ -110,6 +110,9 @@ for f in "$CASES"/*.ini; do
 	run_case "$(basename "$f")" "$expect" "$(header "$f" creates)" "$MDSIM" "$f" "${args[@]}"
 	n_cfg=$((n_cfg + 1))
 done
+# r20 makes HDF5 read forever (found by the restart fuzzer): the reader is
+# stopped after MDSIM_RESTART_TIMEOUT seconds instead of the default 60
+export MDSIM_RESTART_TIMEOUT=5
 for f in "$CASES"/*.h5md; do
 	expect=$(sed -n 's/^expect: *//p' "$f.expect" 2>/dev/null)
 	[ -n "$expect" ] || { bad "$(basename "$f"): no $f.expect"; continue; }

@@ -507,6 +507,15 @@ check "argon: plain mda.Universe(path) reads every frame, values = the lj run x 
 	"$PY" check_argon.py u_lj.h5md u_ar.h5md
 tail -n 1 check.log | sed 's/^/    /'
 
+# the argon restart seed of the fuzzer, written by tests/fuzz/make_seeds.py
+# with scales computed in Python from the argon parameters and CODATA
+# constants, restarts to the same thermo as the lj seed of the same state
+cp "$ROOT/tests/bad_inputs/restart.conf" seed.conf
+check "fuzz seed valid4_argon.h5md (Python scales) restarts like valid4.h5md (lj)" \
+	sh -c "'$MDSIM' seed.conf --restart '$ROOT/tests/fuzz/seeds_restart/valid4.h5md' --set output.trajectory= --steps 10 2>&1 | grep -A1 ' Step ' > s_lj.txt &&
+	       '$MDSIM' seed.conf --restart '$ROOT/tests/fuzz/seeds_restart/valid4_argon.h5md' --set output.trajectory= --steps 10 2>&1 | grep -A1 ' Step ' > s_ar.txt &&
+	       [ \$(wc -l < s_lj.txt) -eq 2 ] && cmp s_lj.txt s_ar.txt"
+
 # the analysis tool converts an argon file back: the same g(r) and MSD as
 # the lj file of the same run (to round-off), MDAnalysis check included
 cat > same_csv.py <<'EOF'

@@ -8,8 +8,10 @@ a 4-particle system in a 3 x 3 x 3 box).
 mdsim's own files are ~190 kB (chunked, extendible datasets), too large
 for the fuzzer to mutate well; these have the same tree with contiguous or
 compact datasets and a handful of particles, so each is a few kB. The
-valid one restarts a 4-particle state; the others are the hostile variants
-that the catalogue (tests/bad_inputs/) also holds.
+valid ones restart a 4-particle state (valid4_argon.h5md: the same state in
+argon units with the /parameters/units record, scales computed here from
+the argon parameters and CODATA constants); the others are the hostile
+variants that the catalogue (tests/bad_inputs/) also holds.
 Needs h5py and numpy; writes HDF5 1.8-compatible files.
 """
 import sys
@@ -17,11 +19,26 @@ import h5py
 import numpy as np
 
 
+# argon units (docs/h5md.md): sigma 3.405 A, epsilon/kB 119.8 K, m 39.948 u,
+# CODATA 2018 kB and NA; tau = sigma sqrt(m / epsilon) in ps
+KB, NA = 1.380649e-23, 6.02214076e23
+AR_L = 3.405
+AR_T = 3.405e-10 * (39.948e-3 / NA / (119.8 * KB)) ** 0.5 * 1e12
+AR_E = 119.8 * KB * NA * 1e-3
+ARGON = {  # quantity: (scale, unit)
+    "length": (AR_L, "Angstrom"), "time": (AR_T, "ps"), "mass": (39.948, "u"),
+    "energy": (AR_E, "kJ mol-1"), "velocity": (AR_L / AR_T, "Angstrom ps-1"),
+    "force": (AR_E / AR_L, "kJ mol-1 Angstrom-1"), "temperature": (119.8, "K"),
+    "pressure": (119.8 * KB / (AR_L * 1e-10) ** 3 * 1e-5, "bar"),
+}
+
+
 def write(path, n=4, frames=2, box=3.0, pos=None, vel=None, img=None,
           step=None, edges=None, species=None, skip=(), layout="compact",
-          pos_shape=None, empty=None):
+          pos_shape=None, empty=None, argon=False):
     """empty: {name: shape} of value datasets made chunked and never written
-    (fill values only: absurd extents cost no space)."""
+    (fill values only: absurd extents cost no space). argon: values and
+    unit attributes in argon units, with the /parameters/units record."""
     empty = empty or {}
     with h5py.File(path, "w", libver=("earliest", "v108")) as f:
         f.create_group("h5md").attrs["version"] = np.array([1, 1], np.int32)
@@ -60,16 +77,30 @@ def write(path, n=4, frames=2, box=3.0, pos=None, vel=None, img=None,
             step = np.arange(frames, dtype=np.int64) * 5
         if edges is None:
             edges = np.array([np.eye(3) * box] * frames)
+        sc = {k: (v[0] if argon else 1.0) for k, v in ARGON.items()}
+        vstr = h5py.string_dtype()
         p = t.create_group("position")
-        ds(p, "value", pos, np.float64)
+        ds(p, "value", np.asarray(pos) * sc["length"], np.float64)
         ds(p, "step", step, np.int64)
-        ds(p, "time", np.asarray(step, np.float64) * 0.005, np.float64)
+        ds(p, "time", np.asarray(step, np.float64) * 0.005 * sc["time"], np.float64)
+        vel = np.asarray(vel) * sc["velocity"]
+        edges = np.asarray(edges) * sc["length"]
+        if argon:
+            p["value"].attrs.create("unit", ARGON["length"][1], dtype=vstr)
+            p["time"].attrs.create("unit", ARGON["time"][1], dtype=vstr)
+            u = f.create_group("parameters/units")
+            u.attrs.create("system", "argon", dtype=vstr)
+            for k, (s, unit) in ARGON.items():
+                u.attrs[k] = np.float64(s)
+                u.attrs.create(k + "_unit", unit, dtype=vstr)
         for name, data, dt in (("velocity", vel, np.float64),
                                ("image", img, np.int32)):
             if name in skip:
                 continue
             g = t.create_group(name)
             ds(g, "value", data, dt)
+            if argon and name == "velocity":
+                g["value"].attrs.create("unit", ARGON["velocity"][1], dtype=vstr)
             g["step"] = p["step"]
             g["time"] = p["time"]
         b = t.create_group("box")
@@ -153,6 +184,7 @@ def main():
     out = sys.argv[1]
     write(f"{out}/valid4.h5md")
     write(f"{out}/valid4_chunked.h5md", layout="chunked")
+    write(f"{out}/valid4_argon.h5md", argon=True)
     if len(sys.argv) > 2:
         catalogue(sys.argv[2])
 

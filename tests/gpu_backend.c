@@ -30,16 +30,22 @@ typedef struct ref {
 	double *f;
 } ref;
 
+/* dst: a new copy of src's box, positions, velocities and types. */
+static void state_copy(md_state *dst, const md_state *src)
+{
+	ck_assert_int_eq(md_state_alloc(dst, src->n), 0);
+	memcpy(dst->box, src->box, sizeof(src->box));
+	memcpy(dst->x, src->x, sizeof(double) * 3 * src->n);
+	memcpy(dst->v, src->v, sizeof(double) * 3 * src->n);
+	memcpy(dst->type, src->type, sizeof(int) * src->n);
+}
+
 /* A state and the CPU backend's forces/thermo on it. */
 static void cpu_reference(const md_config *cfg, const md_state *in, ref *r)
 {
 	md_backend cpu = { &md_cpu_backend, NULL };
 
-	ck_assert_int_eq(md_state_alloc(&r->st, in->n), 0);
-	memcpy(r->st.box, in->box, sizeof(in->box));
-	memcpy(r->st.x, in->x, sizeof(double) * 3 * in->n);
-	memcpy(r->st.v, in->v, sizeof(double) * 3 * in->n);
-	memcpy(r->st.type, in->type, sizeof(int) * in->n);
+	state_copy(&r->st, in);
 	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, &r->st), 0);
 	cpu.ops->thermo(&cpu, &r->th);
 	cpu.ops->download(&cpu, &r->st, MD_F_F);
@@ -72,11 +78,7 @@ static void compare_strategy(md_config *cfg, const md_state *st, int strat)
 
 	cpu_reference(cfg, st, &r);
 	cfg->strategy = strat;
-	ck_assert_int_eq(md_state_alloc(&g, n), 0);
-	memcpy(g.box, st->box, sizeof(st->box));
-	memcpy(g.x, st->x, sizeof(double) * 3 * n);
-	memcpy(g.v, st->v, sizeof(double) * 3 * n);
-	memcpy(g.type, st->type, sizeof(int) * n);
+	state_copy(&g, st);
 	ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 	ops->thermo(&gpu, &th);
 	ops->download(&gpu, &g, MD_F_F | MD_F_X);
@@ -255,16 +257,8 @@ START_TEST(test_unequal_masses)
 	cfg.type_mass[1] = 4.0;
 	ka_liquid(&cfg, &st, 200);
 	n = st.n;
-	ck_assert_int_eq(md_state_alloc(&a, n), 0);
-	ck_assert_int_eq(md_state_alloc(&b, n), 0);
-	memcpy(a.box, st.box, sizeof(st.box));
-	memcpy(b.box, st.box, sizeof(st.box));
-	memcpy(a.x, st.x, sizeof(double) * 3 * n);
-	memcpy(b.x, st.x, sizeof(double) * 3 * n);
-	memcpy(a.v, st.v, sizeof(double) * 3 * n);
-	memcpy(b.v, st.v, sizeof(double) * 3 * n);
-	memcpy(a.type, st.type, sizeof(int) * n);
-	memcpy(b.type, st.type, sizeof(int) * n);
+	state_copy(&a, &st);
+	state_copy(&b, &st);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &a), 0);
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &b), 0);
 	energy_momentum(&gpu, &cfg, &a, &eg0, pg);
@@ -315,16 +309,8 @@ START_TEST(test_thermostat_gpu)
 	cfg.type_mass[1] = 2.0;
 	ka_liquid(&cfg, &st, 50);
 	n = st.n;
-	ck_assert_int_eq(md_state_alloc(&a, n), 0);
-	ck_assert_int_eq(md_state_alloc(&b, n), 0);
-	memcpy(a.box, st.box, sizeof(st.box));
-	memcpy(b.box, st.box, sizeof(st.box));
-	memcpy(a.x, st.x, sizeof(double) * 3 * n);
-	memcpy(b.x, st.x, sizeof(double) * 3 * n);
-	memcpy(a.v, st.v, sizeof(double) * 3 * n);
-	memcpy(b.v, st.v, sizeof(double) * 3 * n);
-	memcpy(a.type, st.type, sizeof(int) * n);
-	memcpy(b.type, st.type, sizeof(int) * n);
+	state_copy(&a, &st);
+	state_copy(&b, &st);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &a), 0);
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &b), 0);
 	ck_assert_int_eq(ops->vupdate(&gpu, &u), 0);
@@ -374,9 +360,7 @@ START_TEST(test_neighbor_sets)
 	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_NONE);
 	liquid_state(&cfg, &st, 200);
 	rl = cfg.cutoff + cfg.skin;
-	ck_assert_int_eq(md_state_alloc(&s2, st.n), 0);
-	memcpy(s2.box, st.box, sizeof(st.box));
-	memcpy(s2.x, st.x, sizeof(double) * 3 * st.n);
+	state_copy(&s2, &st);
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &st), 0);
 	cfg.strategy = MD_STRAT_global;
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &s2), 0);
@@ -471,14 +455,8 @@ START_TEST(test_overflow_recovery)
 		test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
 		cfg.strategy = s;
 		liquid_state(&cfg, &st, 100);
-		ck_assert_int_eq(md_state_alloc(&g, st.n), 0);
-		ck_assert_int_eq(md_state_alloc(&c, st.n), 0);
-		memcpy(g.box, st.box, sizeof(st.box));
-		memcpy(c.box, st.box, sizeof(st.box));
-		memcpy(g.x, st.x, sizeof(double) * 3 * st.n);
-		memcpy(g.v, st.v, sizeof(double) * 3 * st.n);
-		memcpy(c.x, st.x, sizeof(double) * 3 * st.n);
-		memcpy(c.v, st.v, sizeof(double) * 3 * st.n);
+		state_copy(&g, &st);
+		state_copy(&c, &st);
 		ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
 		ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
 		ck_assert_int_eq(ops->run(&gpu, 5), 0);

@@ -308,6 +308,14 @@ static void project(viz_canvas *cv, const view *v, const viz_particles *p,
 	}
 }
 
+/* Depth bucket of a disc at view depth z (fz0: nearest, s: buckets/depth). */
+static int depth_bucket(float z, float fz0, float s)
+{
+	int b = (int)((z - fz0) * s);
+
+	return b < 0 ? 0 : b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b;
+}
+
 /*
  * order - copy the visible discs into cv->sorted, nearest first: a counting
  * sort of their view depths (within the box's depth range z0..z1) into
@@ -325,25 +333,17 @@ static long order(viz_canvas *cv, long m, double z0, double z1)
 	memset(cnt, 0, sizeof(cnt));
 	for (k = 0; k < m; k++) {
 		const struct viz_proj *o = &cv->proj[k];
-		int b;
 
-		if (o->rad <= 0.0f)
-			continue;
-		b = (int)((o->z - fz0) * s);
-		b = b < 0 ? 0 : b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b;
-		cnt[b + 1]++;
+		if (o->rad > 0.0f)
+			cnt[depth_bucket(o->z, fz0, s) + 1]++;
 	}
 	for (k = 0; k < DEPTH_BUCKETS; k++)
 		cnt[k + 1] += cnt[k];
 	for (k = 0; k < m; k++) {
 		const struct viz_proj *o = &cv->proj[k];
-		int b;
 
-		if (o->rad <= 0.0f)
-			continue;
-		b = (int)((o->z - fz0) * s);
-		b = b < 0 ? 0 : b >= DEPTH_BUCKETS ? DEPTH_BUCKETS - 1 : b;
-		cv->sorted[cnt[b]++] = *o;
+		if (o->rad > 0.0f)
+			cv->sorted[cnt[depth_bucket(o->z, fz0, s)]++] = *o;
 	}
 	return cnt[DEPTH_BUCKETS];
 }

@@ -1250,7 +1250,36 @@ int md_cpu_neighbors(md_backend *b, int orig, int *out, int max)
 	return cnt;
 }
 
+/* The CPU's download is complete when it returns; nothing to pin. */
+static int cpu_download_start(md_backend *b, md_state *st, unsigned fields,
+			      int tag)
+{
+	(void)tag;
+	return cpu_download(b, st, fields);
+}
+
+static int cpu_download_wait(md_backend *b, int tag)
+{
+	(void)b;
+	(void)tag;
+	return 0;
+}
+
+static void cpu_pin(md_backend *b, void *p, size_t bytes)
+{
+	(void)b;
+	(void)p;
+	(void)bytes;
+}
+
+static void cpu_unpin(md_backend *b, void *p)
+{
+	(void)b;
+	(void)p;
+}
+
 const md_backend_ops md_cpu_backend = {
 	"cpu", cpu_init, cpu_run, cpu_thermo, cpu_download, cpu_set_strategy,
-	cpu_vupdate, cpu_reset, cpu_stats, cpu_destroy
+	cpu_vupdate, cpu_reset, cpu_stats, cpu_destroy, cpu_download_start,
+	cpu_download_wait, cpu_pin, cpu_unpin
 };

@@ -9,6 +9,7 @@
 #ifndef MD_H
 #define MD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../kernels/md_physics.h"
 #include "../kernels/strategies.h"
@@ -180,6 +181,17 @@ typedef struct md_backend md_backend;
  *             frame continues exactly (bit-for-bit on the CPU backend).
  *   stats:    neighbour statistics and timers.
  *   destroy:  free everything; safe on a partially initialised backend.
+ *   download_start: download, but asynchronous where the backend can be
+ *             (CUDA: the frame is copied on a copy stream while later
+ *             steps run): st's buffers stay in use until
+ *             download_wait(tag). tag < MD_DL_TAGS names the buffer set;
+ *             one copy per tag in flight.
+ *   download_wait: the copy started with tag has landed (callable from
+ *             another thread, e.g. the trajectory writer).
+ *   pin, unpin: page-lock (and release) host memory that downloads go to,
+ *             so that the copies are truly asynchronous; no-ops on the CPU.
+ *             A failed pin is not an error (the copy then goes through a
+ *             staging buffer).
  */
 typedef struct md_backend_ops {
 	const char *name;
@@ -192,7 +204,15 @@ typedef struct md_backend_ops {
 	int (*reset)(md_backend *b);
 	void (*stats)(md_backend *b, md_stats *s);
 	void (*destroy)(md_backend *b);
+	int (*download_start)(md_backend *b, md_state *st, unsigned fields,
+			      int tag);
+	int (*download_wait)(md_backend *b, int tag);
+	void (*pin)(md_backend *b, void *p, size_t bytes);
+	void (*unpin)(md_backend *b, void *p);
 } md_backend_ops;
+
+/* Buffer sets that may have an asynchronous download in flight. */
+#define MD_DL_TAGS 4
 
 struct md_backend {
 	const md_backend_ops *ops;

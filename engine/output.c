@@ -28,6 +28,9 @@
 
 #define NSLOT 2
 
+/* slot i downloads with tag i; the last tag serves synchronous downloads */
+typedef char nslot_fits_tags[NSLOT < MD_DL_TAGS ? 1 : -1];
+
 /* output.units (config.c: "lj|argon") is passed on as an enum h5md_units */
 typedef char units_keys_match[H5MD_UNITS_LJ == 0 && H5MD_UNITS_ARGON == 1 &&
 			      H5MD_NUNITS == 2 ? 1 : -1];
@@ -45,6 +48,7 @@ struct md_output {
 	int n, quiet, skip_first;
 	double box[3];
 	h5md_file *h;
+	md_backend *be;		/* downloads into the slots, pinned */
 	out_slot slot[NSLOT];
 	int head, count;	/* queue: slots head .. head + count - 1 */
 	int closing, failed, reported, thread_on;
@@ -242,6 +246,15 @@ static void *writer_main(void *arg)
 		pthread_mutex_unlock(&o->mu);
 
 		t0 = md_now();
+		/* the frame's copy from the GPU may still be in flight */
+		if (o->be->ops->download_wait(o->be, o->head)) {
+			pthread_mutex_lock(&o->mu);
+			snprintf(o->err, sizeof(o->err), "the download of step %ld failed",
+				 s->st.step);
+			o->failed = 1;
+			pthread_cond_broadcast(&o->cv);
+			break;
+		}
 		memset(&fr, 0, sizeof(fr));
 		fr.step = s->st.step;
 		fr.time = (double)s->st.step * o->dt;
@@ -317,8 +330,11 @@ static int free_output(md_output *o)
 		rc = MD_EXIT_IO;
 	pthread_mutex_destroy(&o->mu);
 	pthread_cond_destroy(&o->cv);
-	for (i = 0; i < NSLOT; i++)
+	for (i = 0; i < NSLOT; i++) {
+		if (o->be && o->slot[i].st.x)
+			md_state_pin(o->be, &o->slot[i].st, 0);
 		md_state_free(&o->slot[i].st);
+	}
 	free(o);
 	return rc;
 }
@@ -373,13 +389,16 @@ int md_output_open(md_output **out, const md_config *cfg, const md_state *st,
 		free_output(o);
 		return MD_EXIT_INPUT;
 	}
-	for (i = 0; i < NSLOT; i++)
+	o->be = be;
+	for (i = 0; i < NSLOT; i++) {
 		if (slot_alloc(&o->slot[i], o->n, o->fields, o->box)) {
 			fprintf(stderr, "mdsim: out of memory for trajectory buffers of %d particles\n",
 				o->n);
 			free_output(o);
 			return MD_EXIT_IO;
 		}
+		md_state_pin(be, &o->slot[i].st, 1);
+	}
 
 	text = config_text(cfg);
 	memset(&info, 0, sizeof(info));
@@ -454,7 +473,7 @@ int md_output_step(md_output *o, md_backend *be, long done)
 	md_thermo_vals tv;
 	unsigned dl;
 	double t0;
-	int rc;
+	int rc, i;
 
 	if (!o || (o->step0 + done) % o->every || (done == 0 && o->skip_first))
 		return 0;
@@ -468,11 +487,12 @@ int md_output_step(md_output *o, md_backend *be, long done)
 		report(o);
 		return MD_EXIT_IO;
 	}
-	s = &o->slot[(o->head + o->count) % NSLOT];
+	i = (o->head + o->count) % NSLOT;
+	s = &o->slot[i];
 	dl = o->fields | MD_F_X;
 	rc = be->ops->reset(be);	/* the frame's state is a restart point */
-	if (!rc)
-		rc = be->ops->download(be, &s->st, dl);
+	if (!rc)	/* asynchronous: the writer waits for it (tag i) */
+		rc = be->ops->download_start(be, &s->st, dl, i);
 	if (!rc)
 		rc = be->ops->thermo(be, &th);
 	if (rc)

@@ -39,6 +39,22 @@ void md_state_free(md_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+void md_state_pin(md_backend *be, md_state *st, int pin)
+{
+	size_t n = (size_t)st->n, d3 = 3 * n * sizeof(double);
+	void *p[5] = { st->x, st->v, st->f, st->image, st->type };
+	size_t bytes[5] = { d3, d3, d3, 3 * n * sizeof(int), n * sizeof(int) };
+
+	for (int k = 0; k < 5; k++) {
+		if (!p[k])
+			continue;
+		if (pin)
+			be->ops->pin(be, p[k], bytes[k]);
+		else
+			be->ops->unpin(be, p[k]);
+	}
+}
+
 double md_dof(int n)
 {
 	return n > 1 ? 3.0 * n - 3.0 : 3.0 * n;

@@ -13,6 +13,14 @@ int md_state_alloc(md_state *st, int n);
 void md_state_free(md_state *st);
 
 /*
+ * md_state_pin - page-lock (pin != 0) or release the allocated arrays of
+ * st through the backend (be->ops->pin/unpin: CUDA host registration, so
+ * that downloads into st are asynchronous copies; nothing on the CPU).
+ * Release before md_state_free and before the backend is destroyed.
+ */
+void md_state_pin(md_backend *be, md_state *st, int pin);
+
+/*
  * md_setup_lattice - fcc lattice with cfg->cells unit cells of edge
  * (4/density)^(1/3); allocates st. Returns 0 or MD_EXIT_INPUT/SIM.
  */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "output.h"
+#include "setup.h"
 #include "sim.h"
 #include "thermo.h"
 #include "thermostat.h"
@@ -723,7 +724,9 @@ int md_viz_main(const md_config *cfg, const md_viz_opts *o, FILE *out)
 		goto done;
 	if (o->race_s > 0.0)
 		race_start(&v);
+	md_state_pin(&sim.be, &sim.st, 1);	/* the per-frame download target */
 	rc = end_run(&v, loop(&v));
+	md_state_pin(&sim.be, &sim.st, 0);
 done:
 	viz_window_close(v.win);
 	viz_canvas_destroy(&v.cv);
@@ -746,6 +749,7 @@ int md_viz_bench_fps(md_backend *be, md_state *st, const md_config *cfg,
 		return -1;
 	}
 	viz_camera_fit(&cam, st->box);
+	md_state_pin(be, st, 1);
 	t0 = md_now();
 	while (frames < 3 || el < 0.5) {
 		viz_particles p = { st->n, st->x, NULL, st->type,
@@ -762,6 +766,7 @@ int md_viz_bench_fps(md_backend *be, md_state *st, const md_config *cfg,
 		if (el > 5.0)
 			break;
 	}
+	md_state_pin(be, st, 0);
 	if (el > 0.0)
 		*fps = frames / el;
 	viz_canvas_destroy(&cv);

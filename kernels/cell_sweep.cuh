@@ -6,16 +6,22 @@
  * no neighbour list). Requires cells of edge >= rc + skin built at the last
  * rebuild (particles have moved less than skin/2 since).
  *
- * Shared layout: per warp, SoA arrays of 32 doubles: x, y, z (and the type
- * for mixtures, forces only). Each lane writes its own word (no
- * conflicts); in the compute loop every lane reads the same word (a
- * broadcast), so the layout is conflict-free.
+ * Candidates are the cell-relative float positions xc (type in w), moved
+ * into the frame of the swept cell by the shift of their cell offset when
+ * they are staged, so the pair loop is float only: 3 subtractions and the
+ * squared distance. The double minimum image in the loop (16 fp64
+ * operations per candidate) made the build fp64-bound: 1.59 ms per build
+ * of 1M particles before (bench/RESULTS.md).
  *
- * The list test is in double, so the list is the CPU's set up to pairs
- * within round-off of rlist (tests/gpu_backend.c allows 1e-4). A float
- * test with a double re-check inside a band of 1e-3 rlist^2 (fp64 runs at
- * half the fp32 rate) was measured slower on the H200: 1.96 ms against
- * 1.59 ms per build of 1M particles (bench/RESULTS.md), and was removed.
+ * Shared layout: per warp, 32 float4. Each lane writes its own 16 bytes
+ * (a quarter-warp per wavefront, no conflicts); in the loop every lane
+ * reads the same element (a broadcast), so the layout is conflict-free.
+ *
+ * The list test compares with rlist^2 (1 + 1e-5) in float: a superset of
+ * the pairs within rlist despite the float rounding (~1e-6 of the
+ * separation), so the list is the CPU's plus pairs within 1.4e-5 of rlist
+ * (tests/gpu_backend.c allows 1e-4). Extra pairs cost nothing in
+ * accuracy: the force kernels test rc.
  */
 #ifndef MD_CELL_SWEEP_CUH
 #define MD_CELL_SWEEP_CUH
@@ -23,20 +29,30 @@
 #include "gpu_common.cuh"
 
 /*
- * The list rows are written straight to global memory. Collecting them in
- * shared memory first and writing them out coalesced was measured slower on
- * the H200 (3.3 ms against 1.6 ms per build of 1M particles: 66 KB of
- * shared memory per block cut the occupancy), and was removed.
+ * List rows: each lane collects its particle's next 8 entries in shared
+ * memory (64 bytes per lane) and writes them as one 32-byte sector. Single
+ * 4-byte stores made the build L2-bound: 82 million store requests, one
+ * sector each, per build of 1M particles (ncu: L2 throughput 70%, DRAM 9%;
+ * bench/RESULTS.md). Staging whole rows (66 KB per block) was slower still:
+ * it cut the occupancy.
  */
+
+/* Writes 8 list entries (one 32-byte sector of the row) at once. */
+static __device__ __forceinline__ void list_flush(int *dst, const int4 *buf)
+{
+	int4 *d = (int4 *)dst;
+
+	d[0] = buf[0];
+	d[1] = buf[1];
+}
 
 template <bool TYPED, int MODE>
 static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						      int eflag)
 {
-	__shared__ double sx[GPU_WARPS_PER_CELL_BLOCK][32];
-	__shared__ double sy[GPU_WARPS_PER_CELL_BLOCK][32];
-	__shared__ double sz[GPU_WARPS_PER_CELL_BLOCK][32];
-	__shared__ double sw[GPU_WARPS_PER_CELL_BLOCK][32];	/* type */
+	__shared__ float4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
+	/* list mode: each lane's next 8 entries, written out as one sector */
+	__shared__ int4 sbuf[GPU_WARPS_PER_CELL_BLOCK][32][2];
 	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
 	int cc[3], lo[3], hi[3], d;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
@@ -49,7 +65,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 	for (int base = first; base < last; base += 32) {
 		const int i = base + lane;
 		const bool act = i < last;
-		const double4_32a xi = s.x[act ? i : first];
+		const float4 ci = s.xc[act ? i : first];
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int cnt = 0;
@@ -63,52 +79,49 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 			int nz = (cc[2] + dz + s.nc[2]) % s.nc[2];
 			int cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
 			int js = s.cell_start[cj], je = s.cell_start[cj + 1];
+			const int k27 = (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
 			/* list entries carry the cell offset (gpu_common.cuh) */
-			const int code = ((dx + 1) + 3 * (dy + 1) + 9 * (dz + 1))
-					 << GPU_NL_SHIFT_BITS;
+			const int code = k27 << GPU_NL_SHIFT_BITS;
+			const float4 sh = __ldg(s.shift + k27);
 
 			for (int t = js; t < je; t += 32) {
 				int m = min(32, je - t);
 
 				__syncwarp();
-				if (lane < m) {
-					double4_32a p = s.x[t + lane];
-
-					sx[warp][lane] = p.x;
-					sy[warp][lane] = p.y;
-					sz[warp][lane] = p.z;
-					if (MODE == GPU_SWEEP_FORCE && TYPED)
-						sw[warp][lane] = p.w;
-				}
+				if (lane < m)	/* into the frame of cell c */
+					sp[warp][lane] = gpu_shifted(s.xc[t + lane], sh);
 				__syncwarp();
 				if (!act)
 					continue;
 				for (int k = 0; k < m; k++) {
 					int j = t + k;
+					float3 r;
 
 					if (j == i)
 						continue;
+					r = gpu_sep_xc(s, ci, sp[warp][k]);
 					if (MODE == GPU_SWEEP_LIST) {
-						double rx = gpu_min_image(xi.x - sx[warp][k], s.dbox[0], s.dibox[0]);
-						double ry = gpu_min_image(xi.y - sy[warp][k], s.dbox[1], s.dibox[1]);
-						double rz = gpu_min_image(xi.z - sz[warp][k], s.dbox[2], s.dibox[2]);
+						if (r.x * r.x + r.y * r.y + r.z * r.z < s.rlist2f) {
+							int *b = (int *)sbuf[warp][lane];
 
-						if (rx * rx + ry * ry + rz * rz < s.rlist2) {
-							if (cnt < s.stride)
-								row[cnt] = j | code;
+							b[cnt & 7] = j | code;
+							if ((cnt & 7) == 7 && cnt < s.stride)
+								list_flush(row + (cnt & ~7),
+									   sbuf[warp][lane]);
 							cnt++;
 						}
 					} else {
-						gpu_pair_accum<TYPED>(s, xi, sx[warp][k], sy[warp][k],
-								      sz[warp][k],
-								      TYPED ? sw[warp][k] : 0.0,
-								      f, e, w);
+						gpu_pair_eval<TYPED>(s, r.x, r.y, r.z, (int)ci.w,
+								     (int)sp[warp][k].w, f, e, w);
 					}
 				}
 			}
 		}
 		if (MODE == GPU_SWEEP_LIST) {
 			if (act) {
+				/* the partial last sector; rows hold a multiple of 32 */
+				if ((cnt & 7) && cnt < s.stride)
+					list_flush(row + (cnt & ~7), sbuf[warp][lane]);
 				s.nn[i] = cnt;
 				if (cnt > s.stride) {
 					atomicMax(&s.st->max_nn, cnt);

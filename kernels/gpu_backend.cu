@@ -38,6 +38,10 @@ typedef struct gpu_ctx {
 	gpu_acc *h_acc;		/* pinned */
 	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
 	int *d_fimg, *d_ftype;
+	cudaStream_t stream_copy;	/* frame copies to the host */
+	cudaEvent_t ev_framed;		/* k_frame done: the copies may start */
+	cudaEvent_t ev_copied[MD_DL_TAGS];	/* the copies of a tag landed */
+	int dl_last;			/* tag of the last frame, -1: none */
 	long long step0;	/* host step at init */
 	md_stats stats;
 	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
@@ -48,15 +52,21 @@ typedef struct gpu_ctx {
 
 /* --- copies (the one wrapper) -------------------------------------------- */
 
-static void gpu_copy(gpu_ctx *c, void *dst, const void *src, size_t bytes,
-		     cudaMemcpyKind kind)
+static void gpu_copy_on(gpu_ctx *c, cudaStream_t st, void *dst,
+			const void *src, size_t bytes, cudaMemcpyKind kind)
 {
-	GPU_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, c->stream));
+	GPU_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, st));
 	c->stats.copies++;
 	if (kind == cudaMemcpyHostToDevice)
 		c->stats.bytes_h2d += (double)bytes;
 	else
 		c->stats.bytes_d2h += (double)bytes;
+}
+
+static void gpu_copy(gpu_ctx *c, void *dst, const void *src, size_t bytes,
+		     cudaMemcpyKind kind)
+{
+	gpu_copy_on(c, c->stream, dst, src, bytes, kind);
 }
 
 static void read_status(gpu_ctx *c)
@@ -494,6 +504,13 @@ static void gpu_destroy(md_backend *b)
 		cudaStreamDestroy(c->stream);
 	if (c->stream_body)
 		cudaStreamDestroy(c->stream_body);
+	if (c->stream_copy)
+		cudaStreamDestroy(c->stream_copy);
+	if (c->ev_framed)
+		cudaEventDestroy(c->ev_framed);
+	for (int k = 0; k < MD_DL_TAGS; k++)
+		if (c->ev_copied[k])
+			cudaEventDestroy(c->ev_copied[k]);
 	free(c);
 	b->ctx = NULL;
 }
@@ -514,7 +531,7 @@ static void upload_shifts(gpu_ctx *c)
 	int k;
 
 	for (k = 0; k < 3; k++)
-		e[k] = (float)(s->dbox[k] / s->nc[k]);
+		e[k] = (float)s->cedge[k];
 	for (k = 0; k < 27; k++)
 		tab[k] = make_float4(-(float)(k % 3 - 1) * e[0],
 				     -(float)(k / 3 % 3 - 1) * e[1],
@@ -599,12 +616,18 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_body, cudaStreamNonBlocking));
+	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_copy, cudaStreamNonBlocking));
+	GPU_CHECK(cudaEventCreateWithFlags(&c->ev_framed, cudaEventDisableTiming));
+	for (i = 0; i < MD_DL_TAGS; i++)
+		GPU_CHECK(cudaEventCreateWithFlags(&c->ev_copied[i], cudaEventDisableTiming));
+	c->dl_last = -1;
 	c->use_cond = getenv("MDSIM_NO_COND_GRAPH") == NULL;
 
 	s->n = n;
 	md_lj_coeff_init_d(&ljd, cfg->epsilon, cfg->sigma, cfg->cutoff, cfg->shift);
 	md_lj_coeff_to_f(&s->lj, &ljd);
 	s->rlist2 = rl * rl;
+	s->rlist2f = (float)(s->rlist2 * (1.0 + 1e-5));
 	s->skin_half2 = 0.25 * cfg->skin * cfg->skin;
 	s->every = cfg->every;
 	s->check = cfg->check;
@@ -620,6 +643,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		s->nc[d] = (int)(st->box[d] / rl);
 		if (s->nc[d] < 1)
 			s->nc[d] = 1;
+		s->cedge[d] = s->dbox[d] / s->nc[d];
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
 	s->small_box = s->nc[0] < 3 || s->nc[1] < 3 || s->nc[2] < 3;
@@ -765,32 +789,78 @@ static int ensure_frame_buffers(gpu_ctx *c)
 }
 
 /*
- * The GPU wraps and reorders the frame (k_frame); the host receives
- * contiguous arrays straight into st. Only requested fields travel.
+ * The GPU wraps and reorders the frame (k_frame, on the main stream); the
+ * copy stream then copies the requested fields into st (contiguous
+ * arrays, pinned when the caller pinned them) while the main stream goes
+ * on with the next steps. The frame buffers are reused: the next k_frame
+ * waits for the previous frame's copies (long done at any sensible
+ * output interval).
  */
-static int gpu_download(md_backend *b, md_state *st, unsigned fields)
+static int gpu_download_start(md_backend *b, md_state *st, unsigned fields,
+			      int tag)
 {
 	gpu_ctx *c = (gpu_ctx *)b->ctx;
 	size_t n = (size_t)c->s.n, n3 = 3 * n;
+	cudaStream_t cs = c->stream_copy;
 	int rc = ensure_frame_buffers(c);
 
 	if (rc)
 		return rc;
+	if (tag < 0 || tag >= MD_DL_TAGS)
+		return MD_EXIT_SIM;
+	if (c->dl_last >= 0)
+		GPU_CHECK(cudaStreamWaitEvent(c->stream, c->ev_copied[c->dl_last], 0));
 	gpu_enqueue_frame(&c->s, fields, c->d_fx, c->d_fv, c->d_ff, c->d_fimg,
 			  c->d_ftype, c->stream);
+	GPU_CHECK(cudaEventRecord(c->ev_framed, c->stream));
+	GPU_CHECK(cudaStreamWaitEvent(cs, c->ev_framed, 0));
 	if (st->type)
-		gpu_copy(c, st->type, c->d_ftype, n * sizeof(int), cudaMemcpyDeviceToHost);
+		gpu_copy_on(c, cs, st->type, c->d_ftype, n * sizeof(int), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_X)
-		gpu_copy(c, st->x, c->d_fx, n3 * sizeof(double), cudaMemcpyDeviceToHost);
+		gpu_copy_on(c, cs, st->x, c->d_fx, n3 * sizeof(double), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_V)
-		gpu_copy(c, st->v, c->d_fv, n3 * sizeof(double), cudaMemcpyDeviceToHost);
+		gpu_copy_on(c, cs, st->v, c->d_fv, n3 * sizeof(double), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_F)
-		gpu_copy(c, st->f, c->d_ff, n3 * sizeof(double), cudaMemcpyDeviceToHost);
+		gpu_copy_on(c, cs, st->f, c->d_ff, n3 * sizeof(double), cudaMemcpyDeviceToHost);
 	if (fields & MD_F_IMAGE)
-		gpu_copy(c, st->image, c->d_fimg, n3 * sizeof(int), cudaMemcpyDeviceToHost);
-	GPU_CHECK(cudaStreamSynchronize(c->stream));
-	st->step = c->h_status->step;
+		gpu_copy_on(c, cs, st->image, c->d_fimg, n3 * sizeof(int), cudaMemcpyDeviceToHost);
+	GPU_CHECK(cudaEventRecord(c->ev_copied[tag], cs));
+	c->dl_last = tag;
+	st->step = c->h_status->step;	/* the host's step counter is current */
 	return 0;
+}
+
+static int gpu_download_wait(md_backend *b, int tag)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	if (tag < 0 || tag >= MD_DL_TAGS)
+		return MD_EXIT_SIM;
+	GPU_CHECK(cudaEventSynchronize(c->ev_copied[tag]));
+	return 0;
+}
+
+/* Synchronous download: the last tag, started and waited for. */
+static int gpu_download(md_backend *b, md_state *st, unsigned fields)
+{
+	int rc = gpu_download_start(b, st, fields, MD_DL_TAGS - 1);
+
+	return rc ? rc : gpu_download_wait(b, MD_DL_TAGS - 1);
+}
+
+/* Page-locks a download target; on failure the copy is staged instead. */
+static void gpu_pin(md_backend *b, void *p, size_t bytes)
+{
+	(void)b;
+	if (p && bytes && cudaHostRegister(p, bytes, cudaHostRegisterDefault) != cudaSuccess)
+		(void)cudaGetLastError();
+}
+
+static void gpu_unpin(md_backend *b, void *p)
+{
+	(void)b;
+	if (p && cudaHostUnregister(p) != cudaSuccess)
+		(void)cudaGetLastError();	/* was not pinned */
 }
 
 static int gpu_set_strategy(md_backend *b, int strategy)
@@ -867,7 +937,8 @@ static int gpu_reset(md_backend *b)
 
 static const md_backend_ops gpu_ops = {
 	"cuda", gpu_init, gpu_run, gpu_thermo, gpu_download, gpu_set_strategy,
-	gpu_vupdate, gpu_reset, gpu_stats, gpu_destroy
+	gpu_vupdate, gpu_reset, gpu_stats, gpu_destroy, gpu_download_start,
+	gpu_download_wait, gpu_pin, gpu_unpin
 };
 
 extern "C" const md_backend_ops *gpu_backend_ops(void)
@@ -966,6 +1037,8 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 {
 	gpu_ctx *c = (gpu_ctx *)b->ctx;
 
+	if (stride < 32 || stride % 32)	/* rows are written in 32-byte sectors */
+		return MD_EXIT_INPUT;
 	read_status(c);
 	cudaFree(c->s.nl);
 	GPU_CHECK(cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)));

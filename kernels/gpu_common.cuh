@@ -82,6 +82,8 @@ typedef struct gpu_sys {
 	float box[3], ibox[3];
 	double dbox[3], dibox[3];
 	double rlist2;
+	float rlist2f;		/* float list test: rlist2 (1 + 1e-5)    */
+	double cedge[3];	/* cell edges dbox / nc                 */
 	double skin_half2;	/* (skin/2)^2 */
 	long long every;
 	int check;
@@ -251,6 +253,39 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
  * float minimum image (small separations there, so no precision is lost).
  * sh is the shift table staged in shared memory.
  */
+/*
+ * gpu_sep_xc - separation ci - pj in float, pj already shifted into the
+ * frame of i's cell (pj = xc_j - shift[code]); boxes of fewer than 3 cells
+ * along an edge also take the float minimum image (small separations
+ * there, so no precision is lost).
+ */
+static __device__ __forceinline__ float3 gpu_sep_xc(const gpu_sys &s,
+						    const float4 &ci,
+						    const float4 &pj)
+{
+	float dx = ci.x - pj.x, dy = ci.y - pj.y, dz = ci.z - pj.z;
+
+	if (s.small_box) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
+		dx -= s.box[0] * rintf(dx * s.ibox[0]);
+		dy -= s.box[1] * rintf(dy * s.ibox[1]);
+		dz -= s.box[2] * rintf(dz * s.ibox[2]);
+	}
+	return make_float3(dx, dy, dz);
+}
+
+/* xc_j moved into the frame of the cell at the code's offset (type kept). */
+static __device__ __forceinline__ float4 gpu_shifted(const float4 &cj,
+						     const float4 &d)
+{
+	return make_float4(cj.x - d.x, cj.y - d.y, cj.z - d.z, cj.w);
+}
+
+/*
+ * gpu_pair_accum_xc - particle i (cell-relative ci) and list entry `entry`
+ * whose cell-relative position is cj: gpu_sep_xc() with the shift of the
+ * entry's code, then gpu_pair_eval(). sh is the shift table staged in
+ * shared memory.
+ */
 template <bool TYPED>
 static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
 							 const float4 &ci,
@@ -260,17 +295,9 @@ static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
 							 float3 &f, float &e,
 							 float &w)
 {
-	float4 d = sh[(unsigned)entry >> GPU_NL_SHIFT_BITS];
-	float dx = ci.x - cj.x + d.x;
-	float dy = ci.y - cj.y + d.y;
-	float dz = ci.z - cj.z + d.z;
+	float3 d = gpu_sep_xc(s, ci, gpu_shifted(cj, sh[(unsigned)entry >> GPU_NL_SHIFT_BITS]));
 
-	if (s.small_box) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
-		dx -= s.box[0] * rintf(dx * s.ibox[0]);
-		dy -= s.box[1] * rintf(dy * s.ibox[1]);
-		dz -= s.box[2] * rintf(dz * s.ibox[2]);
-	}
-	gpu_pair_eval<TYPED>(s, dx, dy, dz, (int)ci.w, (int)cj.w, f, e, w);
+	gpu_pair_eval<TYPED>(s, d.x, d.y, d.z, (int)ci.w, (int)cj.w, f, e, w);
 }
 
 /* Stages the 27 shifts in shared memory; every thread of the block calls. */
@@ -299,12 +326,10 @@ static __device__ __forceinline__ float4 gpu_xc(const gpu_sys &s,
 						const double4_32a &x,
 						const double4_32a &x0)
 {
-	double ex = s.dbox[0] / s.nc[0], ey = s.dbox[1] / s.nc[1],
-	       ez = s.dbox[2] / s.nc[2];
-
-	return make_float4((float)(x.x - gpu_cell_of(s, x0.x, 0) * ex),
-			   (float)(x.y - gpu_cell_of(s, x0.y, 1) * ey),
-			   (float)(x.z - gpu_cell_of(s, x0.z, 2) * ez), (float)x.w);
+	return make_float4((float)(x.x - gpu_cell_of(s, x0.x, 0) * s.cedge[0]),
+			   (float)(x.y - gpu_cell_of(s, x0.y, 1) * s.cedge[1]),
+			   (float)(x.z - gpu_cell_of(s, x0.z, 2) * s.cedge[2]),
+			   (float)x.w);
 }
 
 /* Launches kernel<TYPED> with TYPED = s->ntypes > 1 (s: const gpu_sys *). */

@@ -16,8 +16,6 @@
 #include "gpu_common.cuh"
 #include "cell_sweep.cuh"
 
-#define SCAN_BLOCK 1024		/* threads of k_scan_top */
-
 static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 {
 	const volatile gpu_status *st = s.st;
@@ -94,27 +92,10 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 	return v;
 }
 
-/* Inclusive scan of one value per thread across the block (blockDim 1024). */
-static __device__ int block_scan_incl(int v, int *warp_tot)
-{
-	int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-	v = warp_scan_incl(v);
-	if (lane == 31)
-		warp_tot[warp] = v;
-	gpu_block_sync();
-	if (warp == 0)
-		warp_tot[lane] = warp_scan_incl(warp_tot[lane]);
-	gpu_block_sync();
-	return v + (warp ? warp_tot[warp - 1] : 0);
-}
-
 /*
  * Exclusive scan within chunks of GPU_SCAN_CELLS cells, one warp per chunk
  * (32 cells per pass, the carry in a register); chunk totals saved. No
- * block barrier. (compute-sanitizer synccheck flagged the block-wide
- * version inside the conditional graph node; with this one it flags
- * k_scan_top instead: bench/RESULTS.md.)
+ * block barrier (see k_scan_top).
  */
 __global__ void k_scan_blocks(gpu_sys s)
 {
@@ -137,30 +118,27 @@ __global__ void k_scan_blocks(gpu_sys s)
 		s.block_sums[blockIdx.x] = carry;
 }
 
-/* One block: exclusive scan of the block totals (any number, in passes). */
+/*
+ * One warp: exclusive scan of the chunk totals, 32 per pass with the carry
+ * in a register (a few dozen passes for 8M particles). No shared memory
+ * and no block barrier: compute-sanitizer synccheck flagged the barrier of
+ * the block-wide version inside the conditional graph node.
+ */
 __global__ void k_scan_top(gpu_sys s, int nblocks)
 {
-	__shared__ int wt[32];
-	__shared__ int carry;
-	int base;
+	const int lane = threadIdx.x & 31;
+	int carry = 0;
 
 	if (!rebuild_due(s))
 		return;
-	if (threadIdx.x == 0)
-		carry = 0;
-	gpu_block_sync();
-	for (base = 0; base < nblocks; base += SCAN_BLOCK) {
-		int b = base + threadIdx.x;
+	for (int base = 0; base < nblocks; base += 32) {
+		int b = base + lane;
 		int v = b < nblocks ? s.block_sums[b] : 0;
-		int incl = block_scan_incl(v, wt);
-		int c0 = carry;
+		int incl = warp_scan_incl(v);
 
-		gpu_block_sync();
 		if (b < nblocks)
-			s.block_sums[b] = c0 + incl - v;
-		if (threadIdx.x == SCAN_BLOCK - 1)
-			carry = c0 + incl;
-		gpu_block_sync();
+			s.block_sums[b] = carry + incl - v;
+		carry += __shfl_sync(0xffffffffu, incl, 31);
 	}
 }
 
@@ -242,7 +220,7 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 	k_bin<<<nb, 256, 0, st>>>(*s);
 	STAGE(1);
 	k_scan_blocks<<<sb, 32, 0, st>>>(*s);
-	k_scan_top<<<1, SCAN_BLOCK, 0, st>>>(*s, sb);
+	k_scan_top<<<1, 32, 0, st>>>(*s, sb);
 	k_scan_add<<<sb, GPU_SCAN_CELLS, 0, st>>>(*s);
 	STAGE(2);
 	k_scatter<<<nb, 256, 0, st>>>(*s);

@@ -3,7 +3,8 @@
  * reference): forces, energy and virial of every strategy on a lattice and
  * on a liquid and on the Kob-Andersen mixture, the neighbour list as a set,
  * LAMMPS's bench/in.lj step 0, overflow recovery, NVE energy conservation,
- * unequal masses, and the thermostats' velocity update. Skips without a
+ * unequal masses, the thermostats' velocity update and asynchronous
+ * frame downloads. Skips without a
  * GPU.
  *
  * Tolerances: GPU forces are float32, from separations formed in double or
@@ -486,6 +487,87 @@ START_TEST(test_overflow_recovery)
 }
 END_TEST
 
+/* |a - b| of two downloads of positions (periodic), largest over all. */
+static double max_pos_diff(const md_state *a, const md_state *b)
+{
+	double worst = 0.0;
+
+	for (int i = 0; i < 3 * a->n; i++) {
+		double d = fabs(a->x[i] - b->x[i]);
+
+		d = fmin(d, fabs(d - a->box[i % 3]));
+		worst = fmax(worst, d);
+	}
+	return worst;
+}
+
+/*
+ * Asynchronous downloads into pinned buffers (the trajectory writer's
+ * path): a frame started at step 10 and collected after 40 more steps holds
+ * step 10 (the CPU backend's positions after 10 steps), not step 50; two
+ * frames started back to back (the frame buffers reused) both hold the
+ * state they were started at.
+ */
+START_TEST(test_async_download)
+{
+	const md_backend_ops *ops;
+	md_backend gpu = { NULL, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, g, c10, c50, a, b2, b3;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	gpu.ops = ops;
+	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
+	cfg.strategy = MD_STRAT_register;
+	liquid_state(&cfg, &st, 100);
+	state_copy(&g, &st);
+	state_copy(&c10, &st);
+	state_copy(&a, &st);
+	state_copy(&b2, &st);
+	state_copy(&b3, &st);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c10), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, 10), 0);
+	cpu.ops->download(&cpu, &c10, MD_F_X | MD_F_IMAGE);
+	state_copy(&c50, &c10);
+	ck_assert_int_eq(cpu.ops->run(&cpu, 40), 0);
+	cpu.ops->download(&cpu, &c50, MD_F_X | MD_F_IMAGE);
+
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
+	md_state_pin(&gpu, &a, 1);
+	md_state_pin(&gpu, &b2, 1);
+	ck_assert_int_eq(ops->run(&gpu, 10), 0);
+	memset(a.type, 0xff, sizeof(int) * a.n);
+	ck_assert_int_eq(ops->download_start(&gpu, &a, MD_F_X | MD_F_IMAGE, 0), 0);
+	ck_assert_int_eq(ops->run(&gpu, 40), 0);	/* while the copy may run */
+	ck_assert_int_eq(ops->download_wait(&gpu, 0), 0);
+	printf("  async download: step 10 frame vs CPU step 10 %.2e, vs CPU step 50 %.2e\n",
+	       max_pos_diff(&a, &c10), max_pos_diff(&a, &c50));
+	ck_assert_double_lt(max_pos_diff(&a, &c10), 1e-4);
+	ck_assert_double_gt(max_pos_diff(&a, &c50), 1e-2);	/* it moved */
+	for (int i = 0; i < st.n; i++)
+		ck_assert_int_eq(a.type[i], st.type[i]);
+	for (int i = 0; i < 3 * st.n; i++)
+		ck_assert_int_eq(a.image[i], c10.image[i]);
+	/* back to back at step 50: pinned (tag 1) and pageable (tag 2) */
+	ck_assert_int_eq(ops->download_start(&gpu, &b2, MD_F_X, 1), 0);
+	ck_assert_int_eq(ops->download_start(&gpu, &b3, MD_F_X, 2), 0);
+	ck_assert_int_eq(ops->run(&gpu, 5), 0);
+	ck_assert_int_eq(ops->download_wait(&gpu, 2), 0);
+	ck_assert_int_eq(ops->download_wait(&gpu, 1), 0);
+	ck_assert_double_lt(max_pos_diff(&b2, &c50), 1e-4);
+	ck_assert_double_lt(max_pos_diff(&b3, &c50), 1e-4);
+	md_state_pin(&gpu, &a, 0);
+	md_state_pin(&gpu, &b2, 0);
+	ops->destroy(&gpu);
+	cpu.ops->destroy(&cpu);
+	md_state_free(&st); md_state_free(&g); md_state_free(&c10);
+	md_state_free(&c50); md_state_free(&a); md_state_free(&b2);
+	md_state_free(&b3);
+}
+END_TEST
+
 /*
  * NVE with force-shifted LJ: the GPU's energy drift over nsteps is no worse
  * than twice the CPU backend's on the same system. Drift = |E(end) - E(0)|
@@ -557,6 +639,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_thermostat_gpu);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_overflow_recovery);
+	tcase_add_test(t, test_async_download);
 	tcase_add_test(t, test_nve_drift);
 	suite_add_tcase(s, t);
 	return s;

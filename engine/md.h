@@ -66,6 +66,7 @@ typedef struct md_config {
 	double skin;		/* sigma */
 	int every;		/* force a rebuild every N steps (0: never) */
 	int check;		/* rebuild when max displacement > skin/2 */
+	int autotune_skin;	/* time candidate skins at start-up (sim.c) */
 	/* [run] */
 	long steps;
 	double dt;		/* tau */

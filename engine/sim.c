@@ -44,6 +44,113 @@ int md_stop_requested(void)
 	return (int)stop_signal;
 }
 
+/* A copy of the state's box, positions, velocities, images and types. */
+static int state_dup(md_state *dst, const md_state *src)
+{
+	size_t n = (size_t)src->n;
+
+	if (md_state_alloc(dst, src->n))
+		return -1;
+	memcpy(dst->box, src->box, sizeof(src->box));
+	memcpy(dst->x, src->x, 3 * n * sizeof(double));
+	memcpy(dst->v, src->v, 3 * n * sizeof(double));
+	memcpy(dst->image, src->image, 3 * n * sizeof(int));
+	memcpy(dst->type, src->type, n * sizeof(int));
+	dst->step = src->step;
+	return 0;
+}
+
+/*
+ * Steps per second of skin c->skin: the backend on a copy of the start
+ * state, 20 warm-up steps, then chunks of 50 until at least 200 steps and
+ * 0.3 s (at most 5,000 steps). < 0: the backend's error code, negated.
+ */
+static double skin_rate(const md_backend_ops *ops, const md_config *c,
+			const md_state *st)
+{
+	md_backend b = { ops, NULL };
+	md_state s;
+	md_thermo th;
+	double t0, el = 0.0;
+	long done = 0;
+	int rc;
+
+	if (state_dup(&s, st))
+		return -MD_EXIT_SIM;
+	rc = ops->init(&b, c, &s);
+	if (!rc)
+		rc = ops->run(&b, 20);
+	t0 = md_now();
+	while (!rc && (done < 200 || el < 0.3) && done < 5000) {
+		rc = ops->run(&b, 50);
+		if (!rc)	/* the GPU runs asynchronously: wait for it */
+			rc = ops->thermo(&b, &th);
+		done += 50;
+		el = md_now() - t0;
+	}
+	ops->destroy(&b);
+	md_state_free(&s);
+	return rc ? -(double)rc : done / el;
+}
+
+/*
+ * neighbor.autotune_skin: times the skins 0.2, 0.3, 0.4, 0.5 and the
+ * configured one (those whose cut-off + skin fits the box twice, as the
+ * config check demands) on copies of the start state, with the backend's
+ * own launch autotuner off, and keeps the fastest in sim->cfg.skin. The
+ * run's state is not touched; the choice and the rates are printed. The
+ * trajectory of the run depends on the skin only through the order of
+ * the force sums (round-off), so a bit-for-bit rerun needs the printed
+ * skin set explicitly.
+ */
+static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
+{
+	double cand[5] = { 0.2, 0.3, 0.4, 0.5, sim->cfg.skin };
+	double best = sim->cfg.skin, best_rate = -1.0, lmin = sim->st.box[0];
+	double avail = cfg_host_available();
+	md_config c = sim->cfg;
+	int k, nc = 4, d;
+
+	for (k = 0; k < 4; k++)
+		if (fabs(cand[k] - sim->cfg.skin) < 1e-12)
+			break;
+	if (k == 4)
+		nc = 5;
+	for (d = 1; d < 3; d++)
+		lmin = fmin(lmin, sim->st.box[d]);
+	c.autotune = 0;
+	c.quiet = 1;
+	for (k = 0; k < nc; k++) {
+		double r;
+
+		c.skin = cand[k];
+		if (!(lmin >= 2.0 * (c.cutoff + c.skin)) ||
+		    (avail > 0.0 && c.skin > sim->cfg.skin &&
+		     cfg_host_bytes(&c, ops == &md_cpu_backend) > avail))
+			continue;
+		r = skin_rate(ops, &c, &sim->st);
+		if (r < 0.0 && c.skin > sim->cfg.skin) {	/* e.g. GPU memory */
+			if (!sim->cfg.quiet)
+				fprintf(out, "autotune: skin %.3g skipped (the backend refused it)\n",
+					c.skin);
+			continue;
+		}
+		if (r < 0.0)
+			return (int)-r;
+		if (!sim->cfg.quiet)
+			fprintf(out, "autotune: skin %.3g: %.1f steps/s\n", c.skin, r);
+		if (r > best_rate) {
+			best_rate = r;
+			best = c.skin;
+		}
+	}
+	if (!sim->cfg.quiet)
+		fprintf(out, "autotune: skin %.3g chosen (fastest of the skins that fit the box)\n",
+			best);
+	sim->cfg.skin = best;
+	return 0;
+}
+
 int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 {
 	const md_backend_ops *ops = &md_cpu_backend;
@@ -112,6 +219,11 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	}
 	sim->backend_kind = kind;
 	sim->be.ops = ops;
+	if (cfg->autotune_skin) {
+		rc = tune_skin(sim, ops, out);
+		if (rc)
+			return rc;
+	}
 	md_thermostat_init(&sim->ts, cfg, sim->st.n, sim->st.step);
 	return ops->init(&sim->be, &sim->cfg, &sim->st);
 }

@@ -29,6 +29,21 @@ int md_state_alloc(md_state *st, int n)
 	return 0;
 }
 
+int md_state_copy(md_state *dst, const md_state *src)
+{
+	size_t n = (size_t)src->n;
+
+	if (md_state_alloc(dst, src->n))
+		return -1;
+	memcpy(dst->box, src->box, sizeof(src->box));
+	memcpy(dst->x, src->x, 3 * n * sizeof(double));
+	memcpy(dst->v, src->v, 3 * n * sizeof(double));
+	memcpy(dst->image, src->image, 3 * n * sizeof(int));
+	memcpy(dst->type, src->type, n * sizeof(int));
+	dst->step = src->step;
+	return 0;
+}
+
 void md_state_free(md_state *st)
 {
 	free(st->x);

@@ -12,6 +12,10 @@
 int md_state_alloc(md_state *st, int n);
 void md_state_free(md_state *st);
 
+/* md_state_copy - dst: new arrays holding src's box, positions, velocities,
+ * images, types and step (forces zero); 0 or -1 (out of memory). */
+int md_state_copy(md_state *dst, const md_state *src);
+
 /*
  * md_state_pin - page-lock (pin != 0) or release the allocated arrays of
  * st through the backend (be->ops->pin/unpin: CUDA host registration, so

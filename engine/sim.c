@@ -44,22 +44,6 @@ int md_stop_requested(void)
 	return (int)stop_signal;
 }
 
-/* A copy of the state's box, positions, velocities, images and types. */
-static int state_dup(md_state *dst, const md_state *src)
-{
-	size_t n = (size_t)src->n;
-
-	if (md_state_alloc(dst, src->n))
-		return -1;
-	memcpy(dst->box, src->box, sizeof(src->box));
-	memcpy(dst->x, src->x, 3 * n * sizeof(double));
-	memcpy(dst->v, src->v, 3 * n * sizeof(double));
-	memcpy(dst->image, src->image, 3 * n * sizeof(int));
-	memcpy(dst->type, src->type, n * sizeof(int));
-	dst->step = src->step;
-	return 0;
-}
-
 /*
  * Steps per second of skin c->skin: the backend on a copy of the start
  * state, 20 warm-up steps, then chunks of 50 until at least 200 steps and
@@ -75,7 +59,7 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 	long done = 0;
 	int rc;
 
-	if (state_dup(&s, st))
+	if (md_state_copy(&s, st))
 		return -MD_EXIT_SIM;
 	rc = ops->init(&b, c, &s);
 	if (!rc)

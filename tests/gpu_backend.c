@@ -31,14 +31,13 @@ typedef struct ref {
 	double *f;
 } ref;
 
-/* dst: a new copy of src's box, positions, velocities and types. */
+/* dst: a new copy of src's box, positions, velocities and types, at step 0
+ * with zero images (md_state_copy, then the step and images cleared). */
 static void state_copy(md_state *dst, const md_state *src)
 {
-	ck_assert_int_eq(md_state_alloc(dst, src->n), 0);
-	memcpy(dst->box, src->box, sizeof(src->box));
-	memcpy(dst->x, src->x, sizeof(double) * 3 * src->n);
-	memcpy(dst->v, src->v, sizeof(double) * 3 * src->n);
-	memcpy(dst->type, src->type, sizeof(int) * src->n);
+	ck_assert_int_eq(md_state_copy(dst, src), 0);
+	dst->step = 0;
+	memset(dst->image, 0, sizeof(int) * 3 * src->n);
 }
 
 /* A state and the CPU backend's forces/thermo on it. */

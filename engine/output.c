@@ -331,8 +331,11 @@ static int free_output(md_output *o)
 	pthread_mutex_destroy(&o->mu);
 	pthread_cond_destroy(&o->cv);
 	for (i = 0; i < NSLOT; i++) {
-		if (o->be && o->slot[i].st.x)
+		/* a failed writer may leave a copy into this slot in flight */
+		if (o->be && o->slot[i].st.x) {
+			(void)o->be->ops->download_wait(o->be, i);
 			md_state_pin(o->be, &o->slot[i].st, 0);
+		}
 		md_state_free(&o->slot[i].st);
 	}
 	free(o);

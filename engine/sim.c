@@ -47,7 +47,8 @@ int md_stop_requested(void)
 /*
  * Steps per second of skin c->skin: the backend on a copy of the start
  * state, 20 warm-up steps, then chunks of 50 until at least 200 steps and
- * 0.3 s (at most 5,000 steps). < 0: the backend's error code, negated.
+ * 0.3 s (at most 5,000 steps or 3 s). < 0: the backend's error code,
+ * negated.
  */
 static double skin_rate(const md_backend_ops *ops, const md_config *c,
 			const md_state *st)
@@ -59,13 +60,15 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 	long done = 0;
 	int rc;
 
-	if (md_state_copy(&s, st))
+	if (md_state_copy(&s, st)) {
+		fprintf(stderr, "mdsim: autotune: out of memory for a copy of the state\n");
 		return -MD_EXIT_SIM;
+	}
 	rc = ops->init(&b, c, &s);
 	if (!rc)
 		rc = ops->run(&b, 20);
 	t0 = md_now();
-	while (!rc && (done < 200 || el < 0.3) && done < 5000) {
+	while (!rc && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
 		rc = ops->run(&b, 50);
 		if (!rc)	/* the GPU runs asynchronously: wait for it */
 			rc = ops->thermo(&b, &th);
@@ -81,7 +84,9 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
  * neighbor.autotune_skin: times the skins 0.2, 0.3, 0.4, 0.5 and the
  * configured one (those whose cut-off + skin fits the box twice, as the
  * config check demands) on copies of the start state, with the backend's
- * own launch autotuner off, and keeps the fastest in sim->cfg.skin. The
+ * own launch autotuner off, and keeps the fastest in sim->cfg.skin (the
+ * configured one when every trial fails). Only with neighbor.check on: with
+ * fixed-interval rebuilds alone a smaller skin would miss pairs. The
  * run's state is not touched; the choice and the rates are printed. The
  * trajectory of the run depends on the skin only through the order of
  * the force sums (round-off), so a bit-for-bit rerun needs the printed
@@ -95,6 +100,12 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	md_config c = sim->cfg;
 	int k, nc = 4, d;
 
+	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
+		if (!sim->cfg.quiet)
+			fprintf(out, "autotune: skin not tuned: neighbor.check = false (rebuilds every neighbor.every steps need the configured skin); skin %.3g kept\n",
+				sim->cfg.skin);
+		return 0;
+	}
 	for (k = 0; k < 4; k++)
 		if (fabs(cand[k] - sim->cfg.skin) < 1e-12)
 			break;
@@ -113,14 +124,12 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 		     cfg_host_bytes(&c, ops == &md_cpu_backend) > avail))
 			continue;
 		r = skin_rate(ops, &c, &sim->st);
-		if (r < 0.0 && c.skin > sim->cfg.skin) {	/* e.g. GPU memory */
+		if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
 			if (!sim->cfg.quiet)
-				fprintf(out, "autotune: skin %.3g skipped (the backend refused it)\n",
-					c.skin);
+				fprintf(out, "autotune: skin %.3g skipped (its trial failed with exit code %d)\n",
+					c.skin, (int)-r);
 			continue;
 		}
-		if (r < 0.0)
-			return (int)-r;
 		if (!sim->cfg.quiet)
 			fprintf(out, "autotune: skin %.3g: %.1f steps/s\n", c.skin, r);
 		if (r > best_rate) {
@@ -128,7 +137,9 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 			best = c.skin;
 		}
 	}
-	if (!sim->cfg.quiet)
+	if (!sim->cfg.quiet && best_rate < 0.0)
+		fprintf(out, "autotune: no skin trial ran; skin %.3g kept\n", best);
+	else if (!sim->cfg.quiet)
 		fprintf(out, "autotune: skin %.3g chosen (fastest of the skins that fit the box)\n",
 			best);
 	sim->cfg.skin = best;

@@ -719,7 +719,7 @@ int md_viz_main(const md_config *cfg, const md_viz_opts *o, FILE *out)
 		md_thermo_header(out);
 		md_thermo_line(out, &sim.last, sim.st.n, sim.st.box);
 	}
-	rc = md_output_open(&v.traj, cfg, &sim.st, &sim.be);	/* first frame */
+	rc = md_output_open(&v.traj, &sim.cfg, &sim.st, &sim.be);	/* first frame; the tuned skin */
 	if (rc)
 		goto done;
 	if (o->race_s > 0.0)

@@ -830,13 +830,26 @@ static int gpu_download_start(md_backend *b, md_state *st, unsigned fields,
 	return 0;
 }
 
+/*
+ * Called from the trajectory writer's thread too: it selects the run's
+ * device (a thread starts on device 0) and reports a CUDA error as a
+ * return code instead of exiting from under the main thread.
+ */
 static int gpu_download_wait(md_backend *b, int tag)
 {
 	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	cudaError_t e;
 
 	if (tag < 0 || tag >= MD_DL_TAGS)
 		return MD_EXIT_SIM;
-	GPU_CHECK(cudaEventSynchronize(c->ev_copied[tag]));
+	e = cudaSetDevice(c->cfg.gpu_id);
+	if (e == cudaSuccess)
+		e = cudaEventSynchronize(c->ev_copied[tag]);
+	if (e != cudaSuccess) {
+		fprintf(stderr, "mdsim: CUDA error while waiting for a frame copy: %s\n",
+			cudaGetErrorString(e));
+		return MD_EXIT_SIM;
+	}
 	return 0;
 }
 

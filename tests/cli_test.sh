@@ -211,5 +211,10 @@ thermo_lines "$tmp/out" >"$tmp/explicit.thermo"
 cmp -s "$tmp/auto.thermo" "$tmp/explicit.thermo" ||
 	fail "autotune_skin run differs from the run with skin $chosen: $(diff "$tmp/auto.thermo" "$tmp/explicit.thermo" | head -4)"
 ok "neighbor.autotune_skin times the skins that fit (0.2 0.3 0.4), chose $chosen, and the run equals the run with skin $chosen"
+run "$tmp/small.ini" --set neighbor.check=false --set neighbor.every=10 --set neighbor.autotune_skin=true --backend cpu
+expect_rc 0 "autotune_skin with neighbor.check = false"
+has out '^autotune: skin not tuned: neighbor.check = false' "autotune_skin with fixed-interval rebuilds"
+grep -qE '^autotune: skin [0-9.]+:' "$tmp/out" && fail "autotune_skin timed skins although neighbor.check = false"
+ok "neighbor.autotune_skin leaves the skin alone when neighbor.check = false"
 
 echo "ok - all CLI checks passed"

@@ -93,53 +93,50 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 }
 
 /*
- * Exclusive scan within chunks of GPU_SCAN_CELLS cells, one warp per chunk
- * (32 cells per pass, the carry in a register); chunk totals saved. No
- * block barrier (see k_scan_top).
+ * Exclusive scan of in[0, count) into out (in == out allowed: each lane
+ * reads its element before writing it), one warp, 32 elements per pass
+ * with the carry in a register; returns the total. No shared memory and
+ * no block barrier: compute-sanitizer synccheck flagged the barrier of a
+ * block-wide scan inside the conditional graph node.
  */
-__global__ void k_scan_blocks(gpu_sys s)
+static __device__ __forceinline__ int warp_scan_excl(const int *in, int *out,
+						     int count)
 {
 	const int lane = threadIdx.x & 31;
-	const int c0 = blockIdx.x * GPU_SCAN_CELLS;
 	int carry = 0;
 
-	if (!rebuild_due(s))
-		return;
-	for (int k = 0; k < GPU_SCAN_CELLS; k += 32) {
-		int c = c0 + k + lane;
-		int v = c < s.ncell ? s.cell_count[c] : 0;
+	for (int base = 0; base < count; base += 32) {
+		int k = base + lane;
+		int v = k < count ? in[k] : 0;
 		int incl = warp_scan_incl(v);
 
-		if (c < s.ncell)
-			s.cell_start[c] = carry + incl - v;
+		if (k < count)
+			out[k] = carry + incl - v;
 		carry += __shfl_sync(0xffffffffu, incl, 31);
 	}
-	if (lane == 0)
-		s.block_sums[blockIdx.x] = carry;
+	return carry;
 }
 
-/*
- * One warp: exclusive scan of the chunk totals, 32 per pass with the carry
- * in a register (a few dozen passes for 8M particles). No shared memory
- * and no block barrier: compute-sanitizer synccheck flagged the barrier of
- * the block-wide version inside the conditional graph node.
- */
-__global__ void k_scan_top(gpu_sys s, int nblocks)
+/* One warp per chunk of GPU_SCAN_CELLS cells: scan, chunk total saved. */
+__global__ void k_scan_blocks(gpu_sys s)
 {
-	const int lane = threadIdx.x & 31;
-	int carry = 0;
+	const int c0 = blockIdx.x * GPU_SCAN_CELLS;
+	int tot;
 
 	if (!rebuild_due(s))
 		return;
-	for (int base = 0; base < nblocks; base += 32) {
-		int b = base + lane;
-		int v = b < nblocks ? s.block_sums[b] : 0;
-		int incl = warp_scan_incl(v);
+	tot = warp_scan_excl(s.cell_count + c0, s.cell_start + c0,
+			     min(GPU_SCAN_CELLS, s.ncell - c0));
+	if ((threadIdx.x & 31) == 0)
+		s.block_sums[blockIdx.x] = tot;
+}
 
-		if (b < nblocks)
-			s.block_sums[b] = carry + incl - v;
-		carry += __shfl_sync(0xffffffffu, incl, 31);
-	}
+/* One warp: exclusive scan of the chunk totals in place. */
+__global__ void k_scan_top(gpu_sys s, int nblocks)
+{
+	if (!rebuild_due(s))
+		return;
+	warp_scan_excl(s.block_sums, s.block_sums, nblocks);
 }
 
 __global__ void k_scan_add(gpu_sys s)

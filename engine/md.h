@@ -161,6 +161,22 @@ typedef struct md_vupdate {
 	long step;
 } md_vupdate;
 
+/*
+ * A Langevin thermostat run by the backend inside its steps (the optional
+ * langevin op): step n (steps completed before it) is
+ *   O(n, 2, T(n)) B A B O(n, 3, T(n + 1)),
+ * O(n, stream, T) the md_vupdate with scale c, noise md_ou_noise(c, T,
+ * mass), that seed, stream and step n; T(k) = md_ramp(t_start, t_end,
+ * step0, nsteps, k). The numbers of md_thermostat_run's host loop.
+ */
+typedef struct md_langevin {
+	double c;		/* exp(-gamma dt / 2) */
+	double t_start, t_end;
+	long step0, nsteps;
+	double mass;		/* the noise is given for this mass */
+	uint64_t seed;
+} md_langevin;
+
 /* Fields for md_backend_ops.download. */
 enum { MD_F_X = 1, MD_F_V = 2, MD_F_F = 4, MD_F_IMAGE = 8 };
 
@@ -193,6 +209,9 @@ typedef struct md_backend md_backend;
  *             so that the copies are truly asynchronous; no-ops on the CPU.
  *             A failed pin is not an error (the copy then goes through a
  *             staging buffer).
+ *   langevin: optional (NULL: thermostat.c applies Langevin with vupdate
+ *             between steps of one): from now on every step of run() is
+ *             a Langevin step (md_langevin); NULL turns it off.
  */
 typedef struct md_backend_ops {
 	const char *name;
@@ -210,6 +229,7 @@ typedef struct md_backend_ops {
 	int (*download_wait)(md_backend *b, int tag);
 	void (*pin)(md_backend *b, void *p, size_t bytes);
 	void (*unpin)(md_backend *b, void *p);
+	int (*langevin)(md_backend *b, const md_langevin *p);
 } md_backend_ops;
 
 /* Buffer sets that may have an asynchronous download in flight. */

@@ -1,12 +1,15 @@
 /*
  * thermostat.c - Langevin and Nose-Hoover as velocity updates between
  * steps (see thermostat.h). Each step is one backend run(1) call, so NVT
- * costs a little more per step than NVE; the backend stays unaware.
+ * costs a little more per step than NVE; the backend stays unaware. A
+ * backend with the langevin op (CUDA) runs Langevin inside its own steps
+ * instead, with the same numbers (md_ramp, md_ou_noise, md_gauss4).
  */
 #include "thermostat.h"
 
 #include <math.h>
 #include "setup.h"
+#include "../kernels/md_physics.h"
 
 void md_thermostat_init(md_thermostat *t, const md_config *cfg, int n,
 			long step0)
@@ -24,14 +27,12 @@ void md_thermostat_init(md_thermostat *t, const md_config *cfg, int n,
 	t->mass = cfg->mass;
 	t->dt = cfg->dt;
 	t->seed = cfg->seed ^ 0x5bd1e995u;	/* not the velocity stream */
+	t->host_loop = 0;
 }
 
 double md_thermostat_target(const md_thermostat *t, long step)
 {
-	double f = t->nsteps > 0 ? (double)(step - t->step0) / t->nsteps : 0.0;
-
-	f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
-	return t->t_start + (t->t_end - t->t_start) * f;
+	return md_ramp(t->t_start, t->t_end, t->step0, t->nsteps, step);
 }
 
 /* Half a Nose-Hoover step at temperature T. */
@@ -65,7 +66,7 @@ static int langevin_half(md_thermostat *t, md_backend *b, double T, long step,
 	md_vupdate u;
 
 	u.scale = c;
-	u.noise = sqrt((1.0 - c * c) * T / t->mass);
+	u.noise = md_ou_noise(c, T, t->mass);
 	u.seed = t->seed;
 	u.stream = stream;
 	u.step = step;
@@ -80,6 +81,20 @@ int md_thermostat_run(md_thermostat *t, md_backend *b, long nsteps)
 
 	if (t->kind == MD_ENS_NVE)
 		return b->ops->run(b, nsteps);
+	if (t->kind == MD_ENS_LANGEVIN && b->ops->langevin && !t->host_loop) {
+		/* inside the backend's steps: no round trip per step */
+		md_langevin p;
+
+		p.c = exp(-0.5 * t->gamma * t->dt);
+		p.t_start = t->t_start;
+		p.t_end = t->t_end;
+		p.step0 = t->step0;
+		p.nsteps = t->nsteps;
+		p.mass = t->mass;
+		p.seed = t->seed;
+		rc = b->ops->langevin(b, &p);
+		return rc ? rc : b->ops->run(b, nsteps);
+	}
 	rc = b->ops->thermo(b, &th);	/* the current step */
 	if (rc)
 		return rc;

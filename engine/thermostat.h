@@ -22,6 +22,8 @@ typedef struct md_thermostat {
 	double zeta, eta;	/* Nose-Hoover variables */
 	double dof, mass, dt;
 	uint64_t seed;
+	int host_loop;		/* 1: Langevin by vupdate even when the
+				 * backend has the langevin op (tests) */
 } md_thermostat;
 
 /* md_thermostat_init - from cfg, for n particles, a run starting at step0. */

@@ -447,6 +447,7 @@ static void autotune(gpu_ctx *c)
 {
 	int verbose = !c->cfg.quiet, s;
 
+
 	if (c->cfg.strategy >= 0) {
 		c->strategy = c->cfg.strategy;
 		tune_strategy(c, c->strategy, verbose);
@@ -938,6 +939,26 @@ static int gpu_vupdate(md_backend *b, const md_vupdate *u)
 }
 
 /*
+ * Langevin inside the integrators (k_integrate1, k_kick_drift,
+ * k_integrate2): no host round trip per step, so NVT runs at the speed of
+ * NVE. The parameters are baked into the step graphs: captured again when
+ * they change.
+ */
+static int gpu_langevin(md_backend *b, const md_langevin *p)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	int on = p != NULL;
+
+	if (on == c->s.lgv_on && (!on || !memcmp(p, &c->s.lgv, sizeof(*p))))
+		return 0;
+	c->s.lgv_on = on;
+	if (on)
+		c->s.lgv = *p;
+	destroy_graphs(c);
+	return 0;
+}
+
+/*
  * Nothing to do: the order within a GPU cell follows atomics, so GPU
  * restarts reproduce a run to round-off, never bit-for-bit, and a rebuild
  * per frame would only cost time.
@@ -951,7 +972,7 @@ static int gpu_reset(md_backend *b)
 static const md_backend_ops gpu_ops = {
 	"cuda", gpu_init, gpu_run, gpu_thermo, gpu_download, gpu_set_strategy,
 	gpu_vupdate, gpu_reset, gpu_stats, gpu_destroy, gpu_download_start,
-	gpu_download_wait, gpu_pin, gpu_unpin
+	gpu_download_wait, gpu_pin, gpu_unpin, gpu_langevin
 };
 
 extern "C" const md_backend_ops *gpu_backend_ops(void)

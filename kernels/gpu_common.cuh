@@ -69,6 +69,7 @@ typedef struct gpu_status {
 	long long step;		/* steps completed on the device        */
 	long long since;	/* steps since the last build           */
 	long long builds;	/* neighbour list builds                */
+	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
 } gpu_status;
 
 /* Double accumulators of the last energy step (and kinetic energy). */
@@ -103,6 +104,8 @@ typedef struct gpu_sys {
 	int *nl, *nn;
 	gpu_status *st;
 	gpu_acc *acc;
+	int lgv_on;		/* Langevin inside the integrators      */
+	md_langevin lgv;
 } gpu_sys;
 
 /* Launch configuration of the force strategies. */
@@ -257,15 +260,17 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
  * gpu_sep_xc - separation ci - pj in float, pj already shifted into the
  * frame of i's cell (pj = xc_j - shift[code]); boxes of fewer than 3 cells
  * along an edge also take the float minimum image (small separations
- * there, so no precision is lost).
+ * there, so no precision is lost). SMALL: 1 or 0 when the caller knows
+ * s.small_box (no test in its loop), -1 to test it here.
  */
+template <int SMALL = -1>
 static __device__ __forceinline__ float3 gpu_sep_xc(const gpu_sys &s,
 						    const float4 &ci,
 						    const float4 &pj)
 {
 	float dx = ci.x - pj.x, dy = ci.y - pj.y, dz = ci.z - pj.z;
 
-	if (s.small_box) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
+	if (SMALL > 0 || (SMALL < 0 && s.small_box)) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
 		dx -= s.box[0] * rintf(dx * s.ibox[0]);
 		dy -= s.box[1] * rintf(dy * s.ibox[1]);
 		dz -= s.box[2] * rintf(dz * s.ibox[2]);

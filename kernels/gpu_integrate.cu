@@ -2,7 +2,8 @@
  * gpu_integrate.cu - velocity Verlet in double on the GPU, the rebuild
  * decision (max displacement > skin/2, or a fixed interval), and the
  * kinetic-energy reduction (double accumulation), and the thermostats'
- * velocity update. Masses per type for mixtures (gpu_hdtm).
+ * velocity update, between steps or (Langevin) inside the integrators.
+ * Masses per type for mixtures (gpu_hdtm).
  */
 #include "gpu_common.cuh"
 #include "md_rng.h"
@@ -41,19 +42,81 @@ static __device__ __forceinline__ void count_since(const gpu_sys &s)
 }
 
 static __device__ __forceinline__ double4_32a kick(const gpu_sys &s, int i,
-						   double h)
+						   double4_32a v, double h)
 {
-	double4_32a v = s.v[i];
 	float4 f = s.f[i];
 
 	v.x += h * f.x;
 	v.y += h * f.y;
 	v.z += h * f.z;
-	s.v[i] = v;
 	return v;
 }
 
-/* First half of velocity Verlet: half kick, drift (starts a chunk). */
+/*
+ * v <- scale v + noise sqrt(mass / m_i) g, g from the counter-based
+ * generator keyed by the original index: the numbers of the CPU backend's
+ * cpu_vupdate() to round-off (fused multiply-adds, device log/sin/cos)
+ * whatever the particle order. The thermostats' velocity update, by
+ * k_vupdate and inside the integrators (Langevin).
+ */
+static __device__ __forceinline__ double4_32a ou_update(const gpu_sys &s, int i,
+							double4_32a v, double scale,
+							double noise, double mass,
+							uint64_t seed, uint32_t stream,
+							long long step)
+{
+	double g[4] = { 0.0, 0.0, 0.0, 0.0 };
+	double nz = noise;
+
+	if (noise != 0.0)
+		md_gauss4(seed, (uint32_t)s.id[i], stream, (uint32_t)step, g);
+	if (s.ntypes > 1)
+		nz *= sqrt(mass / s.mass_t[(int)s.x[i].w]);
+	v.x = scale * v.x + nz * g[0];
+	v.y = scale * v.y + nz * g[1];
+	v.z = scale * v.z + nz * g[2];
+	return v;
+}
+
+/*
+ * The Langevin half step of md_langevin (gpu_sys.lgv): stream 2 before
+ * step n at T(n), stream 3 after it at T(n + 1).
+ */
+static __device__ __forceinline__ double4_32a langevin(const gpu_sys &s, int i,
+						       double4_32a v, long long n,
+						       uint32_t stream)
+{
+	const md_langevin &p = s.lgv;
+	double T = md_ramp(p.t_start, p.t_end, p.step0, p.nsteps,
+			   stream == 2u ? n : n + 1);
+
+	return ou_update(s, i, v, p.c, md_ou_noise(p.c, T, p.mass), p.mass,
+			 p.seed, stream, n);
+}
+
+/*
+ * Advances the step counter. With Langevin every thread reads it (the
+ * noise key), so it advances only when the whole grid is through: the
+ * last block to pass here increments it (each block's reads precede its
+ * barrier; no fence is needed, no data of other blocks is read). Every
+ * thread of the block calls this. Without Langevin nobody reads it.
+ */
+static __device__ __forceinline__ void finish_step(const gpu_sys &s)
+{
+	if (!s.lgv_on) {
+		if (blockIdx.x == 0 && threadIdx.x == 0)
+			s.st->step++;
+		return;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0 &&
+	    atomicAdd(&s.st->blocks_done, 1u) == gridDim.x - 1) {
+		s.st->blocks_done = 0;
+		s.st->step++;
+	}
+}
+
+/* First half of velocity Verlet: [O,] half kick, drift (starts a chunk). */
 __global__ void k_integrate1(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -62,13 +125,21 @@ __global__ void k_integrate1(gpu_sys s)
 		return;
 	if (i == 0)
 		count_since(s);
-	if (i < s.n)
-		drift_and_check(s, i, kick(s, i, gpu_hdtm(s, i)));
+	if (i < s.n) {
+		double4_32a v = s.v[i];
+
+		if (s.lgv_on)
+			v = langevin(s, i, v, s.st->step, 2u);
+		v = kick(s, i, v, gpu_hdtm(s, i));
+		s.v[i] = v;
+		drift_and_check(s, i, v);
+	}
 }
 
 /*
  * Second half of step k fused with the first half of step k+1: the two
- * half kicks with the same force become one full kick, then the drift.
+ * half kicks with the same force become one full kick (with Langevin: half
+ * kick, O after step k, O before step k+1, half kick), then the drift.
  * Completes step k. Used between steps whose velocities nobody reads.
  */
 __global__ void k_kick_drift(gpu_sys s)
@@ -77,25 +148,43 @@ __global__ void k_kick_drift(gpu_sys s)
 
 	if (gpu_halted(s))
 		return;
-	if (i == 0) {
-		s.st->step++;
+	if (i == 0)
 		count_since(s);
+	if (i < s.n) {
+		double4_32a v = s.v[i];
+		const double h = gpu_hdtm(s, i);
+
+		if (s.lgv_on) {
+			const long long n = s.st->step;
+
+			v = kick(s, i, v, h);
+			v = langevin(s, i, v, n, 3u);
+			v = langevin(s, i, v, n + 1, 2u);
+			v = kick(s, i, v, h);
+		} else {
+			v = kick(s, i, v, 2.0 * h);
+		}
+		s.v[i] = v;
+		drift_and_check(s, i, v);
 	}
-	if (i < s.n)
-		drift_and_check(s, i, kick(s, i, 2.0 * gpu_hdtm(s, i)));
+	finish_step(s);
 }
 
-/* Second half kick (ends a chunk: velocities at full steps again). */
+/* Second half kick [, O] (ends a chunk: velocities at full steps again). */
 __global__ void k_integrate2(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (gpu_halted(s))
 		return;
-	if (i == 0)
-		s.st->step++;
-	if (i < s.n)
-		kick(s, i, gpu_hdtm(s, i));
+	if (i < s.n) {
+		double4_32a v = kick(s, i, s.v[i], gpu_hdtm(s, i));
+
+		if (s.lgv_on)
+			v = langevin(s, i, v, s.st->step, 3u);
+		s.v[i] = v;
+	}
+	finish_step(s);
 }
 
 /* Sets the graph's IF condition for the rebuild body. */
@@ -139,30 +228,15 @@ __global__ void k_kinetic(gpu_sys s, double mass)
 	}
 }
 
-/*
- * v <- scale v + noise sqrt(mass / m_i) g, g from the counter-based
- * generator keyed by the original index: the numbers of the CPU backend's
- * cpu_vupdate() to round-off (fused multiply-adds, device log/sin/cos)
- * whatever the particle order.
- */
+/* A thermostat's velocity update between steps (ou_update). */
 __global__ void k_vupdate(gpu_sys s, md_vupdate u, double mass)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	double g[4] = { 0.0, 0.0, 0.0, 0.0 };
-	double nz = u.noise;
-	double4_32a v;
 
 	if (i >= s.n)
 		return;
-	if (u.noise != 0.0)
-		md_gauss4(u.seed, (uint32_t)s.id[i], u.stream, (uint32_t)u.step, g);
-	if (s.ntypes > 1)
-		nz *= sqrt(mass / s.mass_t[(int)s.x[i].w]);
-	v = s.v[i];
-	v.x = u.scale * v.x + nz * g[0];
-	v.y = u.scale * v.y + nz * g[1];
-	v.z = u.scale * v.z + nz * g[2];
-	s.v[i] = v;
+	s.v[i] = ou_update(s, i, s.v[i], u.scale, u.noise, mass, u.seed,
+			   u.stream, u.step);
 }
 
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st)

@@ -87,6 +87,39 @@ static inline void md_lj_tail(double rho, double eps, double sigma, double rc,
 	*p = 16.0 / 3.0 * pi * rho * rho * eps * s3 * (2.0 * x9 / 3.0 - x3);
 }
 
+/*
+ * Thermostat arithmetic, shared by the host loop (engine/thermostat.c) and
+ * the GPU integrators so that both give the same doubles: nothing is
+ * contracted into fused multiply-adds on either side (gcc in ISO C mode
+ * does not contract; nvcc would, hence the _rn intrinsics).
+ */
+#ifdef __CUDA_ARCH__
+#define MD_DMUL(a, b) __dmul_rn((a), (b))
+#define MD_DADD(a, b) __dadd_rn((a), (b))
+#else
+#define MD_DMUL(a, b) ((a) * (b))
+#define MD_DADD(a, b) ((a) + (b))
+#endif
+
+/* md_ramp - target temperature at step: t0 at step0 to t1 nsteps later. */
+static MD_INLINE double md_ramp(double t0, double t1, long long step0,
+				long long nsteps, long long step)
+{
+	double f = nsteps > 0 ? (double)(step - step0) / (double)nsteps : 0.0;
+
+	f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+	return MD_DADD(t0, MD_DMUL(t1 - t0, f));
+}
+
+/*
+ * md_ou_noise - noise amplitude sqrt((1 - c^2) T / m) of the exact
+ * Ornstein-Uhlenbeck step v <- c v + noise g (c = exp(-gamma dt / 2)).
+ */
+static MD_INLINE double md_ou_noise(double c, double T, double m)
+{
+	return sqrt(MD_DMUL(MD_DADD(1.0, -MD_DMUL(c, c)), T) / m);
+}
+
 /* md_lj_coeff_to_f - the same coefficients rounded to float (GPU use). */
 static inline void md_lj_coeff_to_f(md_lj_f *out, const md_lj_d *in)
 {

@@ -344,6 +344,89 @@ START_TEST(test_thermostat_gpu)
 }
 END_TEST
 
+/* Largest |p - q| over the first 3n entries of x (which = 0) or v. */
+static double max_diff(const md_state *p, const md_state *q, int which)
+{
+	const double *a = which ? p->v : p->x, *b = which ? q->v : q->x;
+	double worst = 0.0;
+	int i, d;
+
+	for (i = 0; i < p->n; i++)
+		for (d = 0; d < 3; d++) {
+			double e = a[3 * i + d] - b[3 * i + d];
+
+			if (!which)	/* positions are wrapped: minimum image */
+				e -= p->box[d] * nearbyint(e / p->box[d]);
+			worst = fmax(worst, fabs(e));
+		}
+	return worst;
+}
+
+/*
+ * Langevin inside the GPU integrators (the langevin op) against the CPU
+ * backend's host loop and the GPU's own host loop (vupdate between steps
+ * of one): the same noise, ramp and splitting, so the same trajectory to
+ * float round-off. KA mixture with masses 1 and 2, T ramp 0.8 -> 1.2, runs
+ * of 7 and 25 steps (chunk ends and middle steps of the step graph).
+ */
+START_TEST(test_langevin_device)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gd = { ops, NULL }, gh = { ops, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, a, b, c;
+	md_thermostat td, th, tc;
+	double dx[2], dv[2];
+
+	if (!test_gpu_present())
+		return;
+	ka_config(&cfg, MD_SHIFT_FORCE);
+	cfg.type_mass[0] = 1.0;
+	cfg.type_mass[1] = 2.0;
+	ka_liquid(&cfg, &st, 100);
+	cfg.ensemble = MD_ENS_LANGEVIN;
+	cfg.temperature = 0.8;
+	cfg.temperature_end = 1.2;
+	cfg.gamma = 2.0;
+	cfg.steps = 32;
+	state_copy(&a, &st);
+	state_copy(&b, &st);
+	state_copy(&c, &st);
+	ck_assert_int_eq(ops->init(&gd, &cfg, &a), 0);
+	ck_assert_int_eq(ops->init(&gh, &cfg, &b), 0);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
+	md_thermostat_init(&td, &cfg, st.n, a.step);	/* the ramp starts now */
+	md_thermostat_init(&th, &cfg, st.n, a.step);
+	md_thermostat_init(&tc, &cfg, st.n, a.step);
+	th.host_loop = 1;
+	ck_assert_int_eq(md_thermostat_run(&td, &gd, 7), 0);
+	ck_assert_int_eq(md_thermostat_run(&td, &gd, 25), 0);
+	ck_assert_int_eq(md_thermostat_run(&th, &gh, 32), 0);
+	ck_assert_int_eq(md_thermostat_run(&tc, &cpu, 32), 0);
+	ops->download(&gd, &a, MD_F_X | MD_F_V);
+	ops->download(&gh, &b, MD_F_X | MD_F_V);
+	cpu.ops->download(&cpu, &c, MD_F_X | MD_F_V);
+	dx[0] = max_diff(&a, &c, 0);
+	dv[0] = max_diff(&a, &c, 1);
+	dx[1] = max_diff(&a, &b, 0);
+	dv[1] = max_diff(&a, &b, 1);
+	printf("  Langevin in the integrators, KA 2,048 (masses 1, 2), 32 steps, T 0.8 -> 1.2: vs CPU |dx| %.2e |dv| %.2e; vs GPU host loop |dx| %.2e |dv| %.2e\n",
+	       dx[0], dv[0], dx[1], dv[1]);
+	fflush(stdout);
+	ck_assert_int_eq(a.step, b.step);
+	ck_assert_int_eq(a.step, c.step);
+	ck_assert_msg(dx[0] < 1e-5 && dv[0] < 1e-4, "vs CPU: dx %g dv %g", dx[0], dv[0]);
+	ck_assert_msg(dx[1] < 1e-5 && dv[1] < 1e-4, "vs GPU host loop: dx %g dv %g", dx[1], dv[1]);
+	ops->destroy(&gd);
+	ops->destroy(&gh);
+	cpu.ops->destroy(&cpu);
+	md_state_free(&a);
+	md_state_free(&b);
+	md_state_free(&c);
+	md_state_free(&st);
+}
+END_TEST
+
 START_TEST(test_neighbor_sets)
 {
 	const md_backend_ops *ops;
@@ -636,6 +719,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_strategies_mixture);
 	tcase_add_test(t, test_unequal_masses);
 	tcase_add_test(t, test_thermostat_gpu);
+	tcase_add_test(t, test_langevin_device);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_async_download);

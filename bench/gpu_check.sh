@@ -28,13 +28,16 @@ nve)
 	timeout 120 ./$B/mdsim configs/nve_32k.ini --set run.progress=off 2>&1 | tee "$O/nve_gpu.log" | tail -n 25
 	python3 tools/drift.py "$O/nve_gpu.log" ;;
 ncu-skip)
+	# per-kernel times of 200 launches after 300 (NCU_CFG: config name, default
+	# bench_1m; NCU_SET: extra options such as --set backend.threads_per_particle=4)
+	c=${NCU_CFG:-bench_1m}
 	timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 300 --launch-count 200 \
-		./$B/mdsim configs/bench_1m.ini --steps 300 --set backend.autotune=false --strategy register --quiet > "$O/ncu1m.txt" 2>&1
-	python3 - "$O/ncu1m.txt" <<'PY' | tee "$O/ncu1m_summary.txt"
+		./$B/mdsim configs/$c.ini --steps 300 --set backend.autotune=false --strategy register --quiet ${NCU_SET:-} > "$O/ncu_$c.txt" 2>&1
+	python3 - "$O/ncu_$c.txt" <<'PY' | tee "$O/ncu_${c}_summary.txt"
 import re, sys, collections
 t = collections.defaultdict(list); name = None
 for line in open(sys.argv[1]):
-    m = re.match(r'\s+(k_\w+)', line)
+    m = re.match(r'\s+(?:void )?(k_\w+)', line)
     if m: name = m.group(1)
     m = re.search(r'gpu__time_duration.sum\s+(\S+)\s+([\d.,]+)', line)
     if m and name:

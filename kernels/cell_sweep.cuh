@@ -29,33 +29,50 @@
 #include "gpu_common.cuh"
 
 /*
- * List rows: each lane collects its particle's next 8 entries in shared
- * memory (64 bytes per lane) and writes them as one 32-byte sector. Single
- * 4-byte stores made the build L2-bound: 82 million store requests, one
- * sector each, per build of 1M particles (ncu: L2 throughput 70%, DRAM 9%;
- * bench/RESULTS.md). Staging whole rows (66 KB per block) was slower still:
- * it cut the occupancy.
+ * List rows: each lane collects its particle's entries in shared memory, a
+ * ring of 16 slots (slot k of lane l at [k][l]: the lanes' stores hit 32
+ * different banks), and writes them 8 at a time, one 32-byte sector.
+ * Single 4-byte stores made the build L2-bound: 82 million store requests,
+ * one sector each, per build of 1M particles (ncu: L2 throughput 70%, DRAM
+ * 9%; bench/RESULTS.md). Staging whole rows (66 KB per block) was slower
+ * still: it cut the occupancy.
+ *
+ * The candidate loop is issue-bound at 1M particles (ncu: 0.9 instructions
+ * issued per scheduler and cycle), so it is kept lean: candidates go in
+ * groups of GPU_LIST_GROUP (<= 8), unrolled; each entry is stored in the next free
+ * slot whether or not it is a hit (a miss is overwritten later) and the
+ * count advances by the hit; whether a sector is complete is asked once per
+ * group (a group adds at most 8 entries, so at most one sector completes,
+ * and the 16-slot ring still holds it). bench/RESULTS.md has the
+ * steps from 50 instructions per candidate down.
  */
+#ifndef GPU_LIST_GROUP
+#define GPU_LIST_GROUP 4
+#endif
 
-/* Writes 8 list entries (one 32-byte sector of the row) at once. */
-static __device__ __forceinline__ void list_flush(int *dst, const int4 *buf)
+/* Writes 8 entries of a lane's ring (from slot `from`) as one sector. */
+static __device__ __forceinline__ void list_flush(int *dst, const int *slots,
+						  int from)
 {
+	const int *q = slots + from * 32;
 	int4 *d = (int4 *)dst;
 
-	d[0] = buf[0];
-	d[1] = buf[1];
+	d[0] = make_int4(q[0], q[32], q[64], q[96]);
+	d[1] = make_int4(q[128], q[160], q[192], q[224]);
 }
 
-template <bool TYPED, int MODE>
+/* SMALL: as in gpu_sep_xc() (the list kernel passes 0 or 1). */
+template <bool TYPED, int MODE, int SMALL = -1>
 static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						      int eflag)
 {
 	__shared__ float4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
-	/* list mode: each lane's next 8 entries, written out as one sector */
-	__shared__ int4 sbuf[GPU_WARPS_PER_CELL_BLOCK][32][2];
+	/* list mode: each lane's ring of entries */
+	__shared__ int sbuf[GPU_WARPS_PER_CELL_BLOCK][16][32];
 	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
 	int cc[3], lo[3], hi[3], d;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
+	int *slots = &sbuf[warp][0][lane];
 
 	gpu_cell_coords(s, c, cc);
 	for (d = 0; d < 3; d++) {	/* no duplicate cells when nc < 3 */
@@ -93,26 +110,37 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 				__syncwarp();
 				if (!act)
 					continue;
-				for (int k = 0; k < m; k++) {
-					int j = t + k;
-					float3 r;
+				if (MODE == GPU_SWEEP_FORCE) {
+					for (int k = 0; k < m; k++) {
+						float3 r;
 
-					if (j == i)
-						continue;
-					r = gpu_sep_xc(s, ci, sp[warp][k]);
-					if (MODE == GPU_SWEEP_LIST) {
-						if (r.x * r.x + r.y * r.y + r.z * r.z < s.rlist2f) {
-							int *b = (int *)sbuf[warp][lane];
-
-							b[cnt & 7] = j | code;
-							if ((cnt & 7) == 7 && cnt < s.stride)
-								list_flush(row + (cnt & ~7),
-									   sbuf[warp][lane]);
-							cnt++;
-						}
-					} else {
+						if (t + k == i)
+							continue;
+						r = gpu_sep_xc(s, ci, sp[warp][k]);
 						gpu_pair_eval<TYPED>(s, r.x, r.y, r.z, (int)ci.w,
 								     (int)sp[warp][k].w, f, e, w);
+					}
+				} else {
+					/* list: groups of candidates; beyond m they are stale
+					 * slots of sp (k < 32), never hits */
+					for (int k0 = 0; k0 < m; k0 += GPU_LIST_GROUP) {
+						const int c0 = cnt;
+
+#pragma unroll
+						for (int u = 0; u < GPU_LIST_GROUP; u++) {
+							const int k = k0 + u, j = t + k;
+							const float3 r =
+								gpu_sep_xc<SMALL>(s, ci, sp[warp][k]);
+							/* & not &&: no branch around the test */
+							const bool hit = (j != i) & (k < m) &
+								(r.x * r.x + r.y * r.y + r.z * r.z < s.rlist2f);
+
+							slots[(cnt & 15) * 32] = j | code;
+							cnt += hit;
+						}
+						/* a sector complete? */
+						if ((cnt ^ c0) & ~7 && c0 < s.stride)
+							list_flush(row + (c0 & ~7), slots, c0 & 8);
 					}
 				}
 			}
@@ -121,7 +149,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 			if (act) {
 				/* the partial last sector; rows hold a multiple of 32 */
 				if ((cnt & 7) && cnt < s.stride)
-					list_flush(row + (cnt & ~7), sbuf[warp][lane]);
+					list_flush(row + (cnt & ~7), slots, cnt & 8);
 				s.nn[i] = cnt;
 				if (cnt > s.stride) {
 					atomicMax(&s.st->max_nn, cnt);

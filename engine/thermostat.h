@@ -7,7 +7,9 @@
  *   nose-hoover: NH(dt/2) B A B NH(dt/2), one thermostat variable zeta with
  *                mass Q = dof T tau^2; conserved: KE + PE + Q zeta^2/2 + dof T eta.
  * The target temperature ramps linearly from system.temperature to
- * run.temperature_end over the run.
+ * run.temperature_end over the run. A backend with the langevin op (CUDA)
+ * runs the Langevin splitting inside its own steps with the same numbers
+ * (md.h, md_langevin); otherwise each step is one run(1) between updates.
  */
 #ifndef MD_THERMOSTAT_H
 #define MD_THERMOSTAT_H

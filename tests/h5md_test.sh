@@ -116,10 +116,17 @@ def lj(x, box, rc):
     return e, (fr[:, :, None] * d).sum(1)
 
 def complete_frames(f):
-    """Frames that every element holds, finite and readable (a kill inside
-    a flush may leave the last one incomplete)."""
-    n = min(f[P + "position/value"].shape[0], f[P + "position/step"].shape[0],
-            *[f["observables/" + k + "/value"].shape[0] for k in f["observables"]])
+    """Frames that every time-dependent dataset holds (value, step and time
+    of each particle element, the box edges and each observable), finite
+    and readable: a kill inside a flush may leave the last one incomplete
+    in any of them, and MDAnalysis reads velocities and box too."""
+    lens = []
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset) and name.split("/")[-1] in ("value", "step", "time") \
+                and obj.shape and (name.startswith("particles/") or name.startswith("observables/")):
+            lens.append(obj.shape[0])
+    f.visititems(visit)
+    n = min(lens)
     good = []
     for k in range(n):
         try:

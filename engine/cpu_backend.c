@@ -1282,5 +1282,6 @@ const md_backend_ops md_cpu_backend = {
 	"cpu", cpu_init, cpu_run, cpu_thermo, cpu_download, cpu_set_strategy,
 	cpu_vupdate, cpu_reset, cpu_stats, cpu_destroy, cpu_download_start,
 	cpu_download_wait, cpu_pin, cpu_unpin,
-	NULL	/* langevin: thermostat.c's loop of run(1) costs nothing here */
+	NULL, NULL	/* langevin, nose_hoover: thermostat.c's loop of run(1)
+			 * costs nothing here */
 };

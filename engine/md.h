@@ -177,6 +177,20 @@ typedef struct md_langevin {
 	uint64_t seed;
 } md_langevin;
 
+/*
+ * A Nose-Hoover thermostat run by the backend inside its steps (the
+ * optional nose_hoover op): step n is NH(T(n)) B A B NH(T(n + 1)), NH the
+ * half step md_nh_half (h = dt/2, Q = dof T tau^2) with the kinetic energy
+ * 0.5 sum m_i v_i^2 (mass: of one-type systems; mixtures use their type
+ * masses), T(k) = md_ramp(t_start, t_end, step0, nsteps, k).
+ */
+typedef struct md_nose_hoover {
+	double t_start, t_end;
+	long step0, nsteps;
+	double tau, dof, dt, mass;
+	double zeta, eta;	/* the thermostat's state */
+} md_nose_hoover;
+
 /* Fields for md_backend_ops.download. */
 enum { MD_F_X = 1, MD_F_V = 2, MD_F_F = 4, MD_F_IMAGE = 8 };
 
@@ -212,6 +226,10 @@ typedef struct md_backend md_backend;
  *   langevin: optional (NULL: thermostat.c applies Langevin with vupdate
  *             between steps of one): from now on every step of run() is
  *             a Langevin step (md_langevin); NULL turns it off.
+ *   nose_hoover: optional, likewise: load = 1: from now on every step of
+ *             run() is a Nose-Hoover step (md_nose_hoover), starting from
+ *             p->zeta and p->eta (p = NULL turns it off); load = 0:
+ *             p->zeta and p->eta receive the current state.
  */
 typedef struct md_backend_ops {
 	const char *name;
@@ -230,6 +248,7 @@ typedef struct md_backend_ops {
 	void (*pin)(md_backend *b, void *p, size_t bytes);
 	void (*unpin)(md_backend *b, void *p);
 	int (*langevin)(md_backend *b, const md_langevin *p);
+	int (*nose_hoover)(md_backend *b, md_nose_hoover *p, int load);
 } md_backend_ops;
 
 /* Buffer sets that may have an asynchronous download in flight. */

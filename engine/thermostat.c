@@ -2,8 +2,9 @@
  * thermostat.c - Langevin and Nose-Hoover as velocity updates between
  * steps (see thermostat.h). Each step is one backend run(1) call, so NVT
  * costs a little more per step than NVE; the backend stays unaware. A
- * backend with the langevin op (CUDA) runs Langevin inside its own steps
- * instead, with the same numbers (md_ramp, md_ou_noise, md_gauss4).
+ * backend with the langevin and nose_hoover ops (CUDA) runs them inside its
+ * own steps instead, with the same numbers (md_ramp, md_ou_noise,
+ * md_gauss4, md_nh_half).
  */
 #include "thermostat.h"
 
@@ -40,22 +41,13 @@ static int nh_half(md_thermostat *t, md_backend *b, double T)
 {
 	md_thermo th;
 	md_vupdate u = { 1.0, 0.0, 0, 0, 0 };
-	double q = t->dof * T * t->tau * t->tau, h = 0.5 * t->dt, ke, s;
 	int rc = b->ops->thermo(b, &th);
 
 	if (rc)
 		return rc;
-	ke = th.ke;
-	t->zeta += 0.5 * h * (2.0 * ke - t->dof * T) / q;
-	s = exp(-t->zeta * h);
-	u.scale = s;
-	rc = b->ops->vupdate(b, &u);
-	if (rc)
-		return rc;
-	t->eta += t->zeta * h;	/* with the zeta that scaled v */
-	ke *= s * s;
-	t->zeta += 0.5 * h * (2.0 * ke - t->dof * T) / q;
-	return 0;
+	u.scale = md_nh_half(&t->zeta, &t->eta, th.ke, T, t->dof, t->tau,
+			     0.5 * t->dt);
+	return b->ops->vupdate(b, &u);
 }
 
 /* Half a Langevin (Ornstein-Uhlenbeck) step; stream tells the halves apart. */
@@ -79,6 +71,12 @@ int md_thermostat_run(md_thermostat *t, md_backend *b, long nsteps)
 	long s;
 	int rc;
 
+	/* a backend running one of them inside its steps stops doing so
+	 * unless it is this thermostat (the ops are no-ops when off) */
+	if (b->ops->langevin && (t->kind != MD_ENS_LANGEVIN || t->host_loop))
+		b->ops->langevin(b, NULL);
+	if (b->ops->nose_hoover && (t->kind != MD_ENS_NOSE_HOOVER || t->host_loop))
+		b->ops->nose_hoover(b, NULL, 1);
 	if (t->kind == MD_ENS_NVE)
 		return b->ops->run(b, nsteps);
 	if (t->kind == MD_ENS_LANGEVIN && b->ops->langevin && !t->host_loop) {
@@ -94,6 +92,31 @@ int md_thermostat_run(md_thermostat *t, md_backend *b, long nsteps)
 		p.seed = t->seed;
 		rc = b->ops->langevin(b, &p);
 		return rc ? rc : b->ops->run(b, nsteps);
+	}
+	if (t->kind == MD_ENS_NOSE_HOOVER && b->ops->nose_hoover && !t->host_loop) {
+		/* inside the backend's steps; zeta and eta come back after */
+		md_nose_hoover p;
+
+		p.t_start = t->t_start;
+		p.t_end = t->t_end;
+		p.step0 = t->step0;
+		p.nsteps = t->nsteps;
+		p.tau = t->tau;
+		p.dof = t->dof;
+		p.dt = t->dt;
+		p.mass = t->mass;
+		p.zeta = t->zeta;
+		p.eta = t->eta;
+		rc = b->ops->nose_hoover(b, &p, 1);
+		if (!rc)
+			rc = b->ops->run(b, nsteps);
+		if (!rc)
+			rc = b->ops->nose_hoover(b, &p, 0);
+		if (!rc) {
+			t->zeta = p.zeta;
+			t->eta = p.eta;
+		}
+		return rc;
 	}
 	rc = b->ops->thermo(b, &th);	/* the current step */
 	if (rc)

@@ -7,9 +7,9 @@
  *   nose-hoover: NH(dt/2) B A B NH(dt/2), one thermostat variable zeta with
  *                mass Q = dof T tau^2; conserved: KE + PE + Q zeta^2/2 + dof T eta.
  * The target temperature ramps linearly from system.temperature to
- * run.temperature_end over the run. A backend with the langevin op (CUDA)
- * runs the Langevin splitting inside its own steps with the same numbers
- * (md.h, md_langevin); otherwise each step is one run(1) between updates.
+ * run.temperature_end over the run. A backend with the langevin and
+ * nose_hoover ops (CUDA) runs the splitting inside its own steps with the
+ * same numbers (md.h); otherwise each step is one run(1) between updates.
  */
 #ifndef MD_THERMOSTAT_H
 #define MD_THERMOSTAT_H
@@ -24,8 +24,9 @@ typedef struct md_thermostat {
 	double zeta, eta;	/* Nose-Hoover variables */
 	double dof, mass, dt;
 	uint64_t seed;
-	int host_loop;		/* 1: Langevin by vupdate even when the
-				 * backend has the langevin op (tests) */
+	int host_loop;		/* 1: vupdate between steps even when the
+				 * backend has the langevin or nose_hoover
+				 * op (tests) */
 } md_thermostat;
 
 /* md_thermostat_init - from cfg, for n particles, a run starting at step0. */

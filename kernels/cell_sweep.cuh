@@ -49,6 +49,8 @@
 #ifndef GPU_LIST_GROUP
 #define GPU_LIST_GROUP 4
 #endif
+static_assert(32 % GPU_LIST_GROUP == 0 && GPU_LIST_GROUP <= 8,
+	      "a group stays inside the 32 staged candidates and adds at most 8 entries");
 
 /* Writes 8 entries of a lane's ring (from slot `from`) as one sector. */
 static __device__ __forceinline__ void list_flush(int *dst, const int *slots,

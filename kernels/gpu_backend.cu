@@ -47,7 +47,9 @@ typedef struct gpu_ctx {
 	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
 	long prof_steps;
 	char gpu_name[256];
-	double peak_bw;		/* bytes/s from the device properties */
+	double peak_bw;
+	double nh_zeta, nh_eta;	/* the device's NH state as last known */
+	int nh_known;		/* bytes/s from the device properties */
 } gpu_ctx;
 
 /* --- copies (the one wrapper) -------------------------------------------- */
@@ -169,12 +171,33 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
  * A chunk of n steps is: integrate1, then n - 1 "middle" steps
  * [rebuild?, force, kick-drift], then the last step [rebuild?, force with
  * energy, integrate2]: velocities are at full steps only at chunk ends.
+ * With Nose-Hoover on the device the kick-drift is integrate2, k_nh and
+ * integrate1 (the thermostat needs the kinetic energy between the kicks),
+ * a chunk starts with k_nh (START) and ends with k_nh (END) and its scale.
  */
+static void enqueue_first(gpu_ctx *c)
+{
+	if (c->s.nh_on)
+		gpu_enqueue_nh(&c->s, GPU_NH_START, c->stream);
+	gpu_enqueue_integrate1(&c->s, c->stream);
+}
+
+static void enqueue_kick_drift(gpu_ctx *c)
+{
+	if (c->s.nh_on) {
+		gpu_enqueue_integrate2(&c->s, c->stream);
+		gpu_enqueue_nh(&c->s, GPU_NH_MIDDLE, c->stream);
+		gpu_enqueue_integrate1(&c->s, c->stream);
+	} else {
+		gpu_enqueue_kick_drift(&c->s, c->stream);
+	}
+}
+
 static void enqueue_middle(gpu_ctx *c, int in_capture)
 {
 	enqueue_rebuild(c, in_capture);
 	enqueue_force(c, 0);
-	gpu_enqueue_kick_drift(&c->s, c->stream);
+	enqueue_kick_drift(c);
 }
 
 static void enqueue_last(gpu_ctx *c, int in_capture)
@@ -182,6 +205,10 @@ static void enqueue_last(gpu_ctx *c, int in_capture)
 	enqueue_rebuild(c, in_capture);
 	enqueue_force(c, 1);
 	gpu_enqueue_integrate2(&c->s, c->stream);
+	if (c->s.nh_on) {
+		gpu_enqueue_nh(&c->s, GPU_NH_END, c->stream);
+		gpu_enqueue_nh_apply(&c->s, c->stream);
+	}
 }
 
 static void destroy_graphs(gpu_ctx *c)
@@ -305,7 +332,7 @@ static void profiled_middle(gpu_ctx *c, long nsteps)
 		GPU_CHECK(cudaEventRecord(ev[1], c->stream));
 		enqueue_force(c, 0);
 		GPU_CHECK(cudaEventRecord(ev[2], c->stream));
-		gpu_enqueue_kick_drift(&c->s, c->stream);
+		enqueue_kick_drift(c);
 		GPU_CHECK(cudaEventRecord(ev[3], c->stream));
 		GPU_CHECK(cudaEventSynchronize(ev[3]));
 		for (k = 0; k < 3; k++) {
@@ -327,7 +354,7 @@ static int gpu_run(md_backend *b, long nsteps)
 		long long left = target - c->h_status->step;
 		int rc;
 
-		gpu_enqueue_integrate1(&c->s, c->stream);
+		enqueue_first(c);
 		if (c->prof_steps < 32 && left > 1) {	/* sample phases once */
 			long k = left - 1 < 32 ? left - 1 : 32;
 
@@ -678,6 +705,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	DALLOC(s->nl, (size_t)n * s->stride); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
+	/* thermo copies the whole block, the NH fields included */
+	GPU_CHECK(cudaMemsetAsync(s->acc, 0, sizeof(gpu_acc), c->stream));
 	GPU_CHECK(cudaMallocHost((void **)&c->h_status, sizeof(gpu_status)));
 	GPU_CHECK(cudaMallocHost((void **)&c->h_acc, sizeof(gpu_acc)));
 
@@ -959,6 +988,57 @@ static int gpu_langevin(md_backend *b, const md_langevin *p)
 }
 
 /*
+ * Nose-Hoover inside the step (enqueue_first, enqueue_kick_drift,
+ * enqueue_last): no host round trip per step. zeta and eta live in the
+ * device's accumulator block; they are uploaded only when the host's
+ * values differ from the ones last read back (a restart, a test), so a
+ * steady run copies 16 bytes per chunk (the read-back) and nothing to the
+ * device. Parameters are baked into the graphs: captured again on change.
+ */
+static int gpu_nose_hoover(md_backend *b, md_nose_hoover *p, int load)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+	gpu_acc *h = c->h_acc;
+	md_nose_hoover q;
+	int on = p != NULL;
+
+	if (!load) {
+		if (!on || !c->s.nh_on)
+			return 0;
+		gpu_copy(c, &h->nh_zeta, &c->s.acc->nh_zeta, 2 * sizeof(double),
+			 cudaMemcpyDeviceToHost);
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+		p->zeta = c->nh_zeta = h->nh_zeta;
+		p->eta = c->nh_eta = h->nh_eta;
+		return 0;
+	}
+	if (on) {
+		q = *p;
+		q.zeta = q.eta = 0.0;	/* the parameters only */
+	}
+	if (on != c->s.nh_on || (on && memcmp(&q, &c->s.nh, sizeof(q)))) {
+		c->s.nh_on = on;
+		if (on)
+			c->s.nh = q;
+		c->nh_known = 0;
+		destroy_graphs(c);
+	}
+	if (on && (!c->nh_known || p->zeta != c->nh_zeta || p->eta != c->nh_eta)) {
+		h->nh_zeta = p->zeta;
+		h->nh_eta = p->eta;
+		h->nh_ke = 0.0;
+		h->nh_scale = 1.0;
+		gpu_copy(c, &c->s.acc->nh_zeta, &h->nh_zeta, 4 * sizeof(double),
+			 cudaMemcpyHostToDevice);
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+		c->nh_zeta = p->zeta;
+		c->nh_eta = p->eta;
+		c->nh_known = 1;
+	}
+	return 0;
+}
+
+/*
  * Nothing to do: the order within a GPU cell follows atomics, so GPU
  * restarts reproduce a run to round-off, never bit-for-bit, and a rebuild
  * per frame would only cost time.
@@ -972,7 +1052,7 @@ static int gpu_reset(md_backend *b)
 static const md_backend_ops gpu_ops = {
 	"cuda", gpu_init, gpu_run, gpu_thermo, gpu_download, gpu_set_strategy,
 	gpu_vupdate, gpu_reset, gpu_stats, gpu_destroy, gpu_download_start,
-	gpu_download_wait, gpu_pin, gpu_unpin, gpu_langevin
+	gpu_download_wait, gpu_pin, gpu_unpin, gpu_langevin, gpu_nose_hoover
 };
 
 extern "C" const md_backend_ops *gpu_backend_ops(void)
@@ -1044,7 +1124,7 @@ extern "C" int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 		save[d] = c->t_prof[d];
 		c->t_prof[d] = 0.0;
 	}
-	gpu_enqueue_integrate1(&c->s, c->stream);
+	enqueue_first(c);
 	profiled_middle(c, nsteps);
 	enqueue_last(c, 0);
 	read_status(c);

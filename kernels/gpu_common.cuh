@@ -72,9 +72,15 @@ typedef struct gpu_status {
 	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
 } gpu_status;
 
-/* Double accumulators of the last energy step (and kinetic energy). */
+/*
+ * Double accumulators of the last energy step (and kinetic energy), and
+ * the Nose-Hoover state when it runs on the device (gpu_integrate.cu).
+ */
 typedef struct gpu_acc {
 	double pe, virial, ke;
+	double nh_zeta, nh_eta;	/* thermostat variables */
+	double nh_ke;		/* kinetic energy summed for k_nh    */
+	double nh_scale;	/* velocity scale k_nh decided       */
 } gpu_acc;
 
 /* Everything a kernel needs, passed by value (pointers are device). */
@@ -106,6 +112,8 @@ typedef struct gpu_sys {
 	gpu_acc *acc;
 	int lgv_on;		/* Langevin inside the integrators      */
 	md_langevin lgv;
+	int nh_on;		/* Nose-Hoover inside the step          */
+	md_nose_hoover nh;	/* parameters (zeta, eta live in acc)   */
 } gpu_sys;
 
 /* Launch configuration of the force strategies. */
@@ -368,6 +376,10 @@ void gpu_enqueue_decide(const gpu_sys *s, cudaGraphConditionalHandle h,
 			cudaStream_t st);
 void gpu_enqueue_zero_acc(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st);
+/* Nose-Hoover on the device: k_nh's modes (gpu_integrate.cu) */
+enum { GPU_NH_START = 0, GPU_NH_MIDDLE = 1, GPU_NH_END = 2 };
+void gpu_enqueue_nh(const gpu_sys *s, int mode, cudaStream_t st);
+void gpu_enqueue_nh_apply(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_vupdate(const gpu_sys *s, const md_vupdate *u, double mass,
 			 cudaStream_t st);
 void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st);

@@ -94,6 +94,39 @@ static __device__ __forceinline__ double4_32a langevin(const gpu_sys &s, int i,
 			 p.seed, stream, n);
 }
 
+/* m_i |v_i|^2 with m_i the type's mass, or 1 in one-type systems. */
+static __device__ __forceinline__ double mv2(const gpu_sys &s, int i,
+					     double4_32a v)
+{
+	double m = s.ntypes > 1 ? s.mass_t[(int)s.x[i].w] : 1.0;
+
+	return m * (v.x * v.x + v.y * v.y + v.z * v.z);
+}
+
+/*
+ * Adds the block's sum of x times scale to *dst (double atomics; the order
+ * of the blocks varies). Every thread of the block calls it.
+ */
+static __device__ __forceinline__ void block_sum_add(double x, double scale,
+						     double *dst)
+{
+	__shared__ double part[32];
+	int k;
+
+	for (k = 16; k > 0; k >>= 1)
+		x += __shfl_xor_sync(0xffffffffu, x, k);
+	if ((threadIdx.x & 31) == 0)
+		part[threadIdx.x >> 5] = x;
+	gpu_block_sync();
+	if (threadIdx.x == 0) {
+		double t = 0.0;
+
+		for (k = 0; k < (int)(blockDim.x >> 5); k++)
+			t += part[k];
+		atomicAdd(dst, scale * t);
+	}
+}
+
 /*
  * Advances the step counter. With Langevin every thread reads it (the
  * noise key), so it advances only when the whole grid is through: the
@@ -116,7 +149,10 @@ static __device__ __forceinline__ void finish_step(const gpu_sys &s)
 	}
 }
 
-/* First half of velocity Verlet: [O,] half kick, drift (starts a chunk). */
+/*
+ * First half of velocity Verlet: [NH scale or O,] half kick, drift (starts
+ * a chunk; with Nose-Hoover it also follows k_nh in every step).
+ */
 __global__ void k_integrate1(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -128,6 +164,13 @@ __global__ void k_integrate1(gpu_sys s)
 	if (i < s.n) {
 		double4_32a v = s.v[i];
 
+		if (s.nh_on) {	/* the NH half step(s) k_nh decided */
+			const double f = s.acc->nh_scale;
+
+			v.x *= f;
+			v.y *= f;
+			v.z *= f;
+		}
 		if (s.lgv_on)
 			v = langevin(s, i, v, s.st->step, 2u);
 		v = kick(s, i, v, gpu_hdtm(s, i));
@@ -170,10 +213,15 @@ __global__ void k_kick_drift(gpu_sys s)
 	finish_step(s);
 }
 
-/* Second half kick [, O] (ends a chunk: velocities at full steps again). */
+/*
+ * Second half kick [, O] (ends a chunk: velocities at full steps again).
+ * With Nose-Hoover it ends every step and sums the kinetic energy for
+ * k_nh, which then completes the step.
+ */
 __global__ void k_integrate2(gpu_sys s)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	double e = 0.0;
 
 	if (gpu_halted(s))
 		return;
@@ -183,8 +231,66 @@ __global__ void k_integrate2(gpu_sys s)
 		if (s.lgv_on)
 			v = langevin(s, i, v, s.st->step, 3u);
 		s.v[i] = v;
+		if (s.nh_on)
+			e = mv2(s, i, v);
 	}
-	finish_step(s);
+	if (s.nh_on)
+		block_sum_add(e, 0.5 * (s.ntypes > 1 ? 1.0 : s.nh.mass), &s.acc->nh_ke);
+	else
+		finish_step(s);
+}
+
+/*
+ * Nose-Hoover on the device, one thread, with the kinetic energy summed by
+ * k_integrate2 (or k_kinetic): START: the half step before step n at
+ * T(n); END: the half step after step n at T(n + 1), which completes the
+ * step; MIDDLE: END and then START of step n + 1 (the kinetic energy in
+ * between is ke s^2). The scale goes to k_integrate1 or k_nh_apply.
+ */
+__global__ void k_nh(gpu_sys s, int mode)
+{
+	const md_nose_hoover &p = s.nh;
+	gpu_acc *a = s.acc;
+	const long long n = s.st->step;
+	const double h = 0.5 * p.dt;
+	double ke = a->nh_ke, scale = 1.0, zeta = a->nh_zeta, eta = a->nh_eta;
+
+	if (gpu_halted(s))
+		return;
+	a->nh_ke = 0.0;
+	if (mode != GPU_NH_START) {
+		double T = md_ramp(p.t_start, p.t_end, p.step0, p.nsteps, n + 1);
+		double f = md_nh_half(&zeta, &eta, ke, T, p.dof, p.tau, h);
+
+		scale *= f;
+		ke *= f * f;
+		s.st->step = n + 1;
+	}
+	if (mode != GPU_NH_END) {
+		double T = md_ramp(p.t_start, p.t_end, p.step0, p.nsteps,
+				   mode == GPU_NH_START ? n : n + 1);
+
+		scale *= md_nh_half(&zeta, &eta, ke, T, p.dof, p.tau, h);
+	}
+	a->nh_zeta = zeta;
+	a->nh_eta = eta;
+	a->nh_scale = scale;
+}
+
+/* v <- nh_scale v: the last NH half step of a chunk. */
+__global__ void k_nh_apply(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	const double f = s.acc->nh_scale;
+	double4_32a v;
+
+	if (gpu_halted(s) || i >= s.n)
+		return;
+	v = s.v[i];
+	v.x *= f;
+	v.y *= f;
+	v.z *= f;
+	s.v[i] = v;
 }
 
 /* Sets the graph's IF condition for the rebuild body. */
@@ -202,30 +308,15 @@ __global__ void k_zero_acc(gpu_sys s)
 	s.acc->ke = 0.0;
 }
 
-__global__ void k_kinetic(gpu_sys s, double mass)
+/* Kinetic energy into *dst (which the caller zeroes first). */
+__global__ void k_kinetic(gpu_sys s, double mass, double *dst)
 {
-	__shared__ double part[32];
-	int i = blockIdx.x * blockDim.x + threadIdx.x, k;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
 	double v2 = 0.0;
 
-	for (; i < s.n; i += gridDim.x * blockDim.x) {
-		double4_32a v = s.v[i];
-		double m = s.ntypes > 1 ? s.mass_t[(int)s.x[i].w] : 1.0;
-
-		v2 += m * (v.x * v.x + v.y * v.y + v.z * v.z);
-	}
-	for (k = 16; k > 0; k >>= 1)
-		v2 += __shfl_xor_sync(0xffffffffu, v2, k);
-	if ((threadIdx.x & 31) == 0)
-		part[threadIdx.x >> 5] = v2;
-	gpu_block_sync();
-	if (threadIdx.x == 0) {
-		double t = 0.0;
-
-		for (k = 0; k < (int)(blockDim.x >> 5); k++)
-			t += part[k];
-		atomicAdd(&s.acc->ke, 0.5 * (s.ntypes > 1 ? 1.0 : mass) * t);
-	}
+	for (; i < s.n; i += gridDim.x * blockDim.x)
+		v2 += mv2(s, i, s.v[i]);
+	block_sum_add(v2, 0.5 * (s.ntypes > 1 ? 1.0 : mass), dst);
 }
 
 /* A thermostat's velocity update between steps (ou_update). */
@@ -277,7 +368,27 @@ void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st)
 
 	if (nb > 1024)
 		nb = 1024;
-	k_kinetic<<<nb, 256, 0, st>>>(*s, mass);
+	k_kinetic<<<nb, 256, 0, st>>>(*s, mass, &s->acc->ke);
+	GPU_CHECK_LAUNCH();
+}
+
+/* START: the kinetic energy of the current velocities first. */
+void gpu_enqueue_nh(const gpu_sys *s, int mode, cudaStream_t st)
+{
+	if (mode == GPU_NH_START) {
+		int nb = (s->n + 255) / 256;
+
+		k_kinetic<<<nb > 1024 ? 1024 : nb, 256, 0, st>>>(*s, s->nh.mass,
+								   &s->acc->nh_ke);
+		GPU_CHECK_LAUNCH();
+	}
+	k_nh<<<1, 1, 0, st>>>(*s, mode);
+	GPU_CHECK_LAUNCH();
+}
+
+void gpu_enqueue_nh_apply(const gpu_sys *s, cudaStream_t st)
+{
+	k_nh_apply<<<(s->n + 255) / 256, 256, 0, st>>>(*s);
 	GPU_CHECK_LAUNCH();
 }
 

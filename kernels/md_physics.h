@@ -120,6 +120,24 @@ static MD_INLINE double md_ou_noise(double c, double T, double m)
 	return sqrt(MD_DMUL(MD_DADD(1.0, -MD_DMUL(c, c)), T) / m);
 }
 
+/*
+ * md_nh_half - half a Nose-Hoover step (h = dt/2) at temperature T for
+ * kinetic energy ke, thermostat mass Q = dof T tau^2: updates zeta and eta,
+ * returns the velocity scale s (the kinetic energy becomes ke s^2).
+ */
+static MD_INLINE double md_nh_half(double *zeta, double *eta, double ke,
+				   double T, double dof, double tau, double h)
+{
+	double q = dof * T * tau * tau, s;
+
+	*zeta += 0.5 * h * (2.0 * ke - dof * T) / q;
+	s = exp(-*zeta * h);
+	*eta += *zeta * h;
+	ke *= s * s;
+	*zeta += 0.5 * h * (2.0 * ke - dof * T) / q;
+	return s;
+}
+
 /* md_lj_coeff_to_f - the same coefficients rounded to float (GPU use). */
 static inline void md_lj_coeff_to_f(md_lj_f *out, const md_lj_d *in)
 {

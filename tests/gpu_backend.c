@@ -363,35 +363,38 @@ static double max_diff(const md_state *p, const md_state *q, int which)
 }
 
 /*
- * Langevin inside the GPU integrators (the langevin op) against the CPU
- * backend's host loop and the GPU's own host loop (vupdate between steps
- * of one): the same noise, ramp and splitting, so the same trajectory to
- * float round-off. KA mixture with masses 1 and 2, T ramp 0.8 -> 1.2, runs
- * of 7 and 25 steps (chunk ends and middle steps of the step graph).
+ * A thermostat inside the GPU's steps (the langevin and nose_hoover ops)
+ * against the CPU backend's host loop and the GPU's own host loop
+ * (vupdate between steps of one): the same noise or thermostat variables,
+ * ramp and splitting, so the same trajectory to float round-off. KA
+ * mixture with masses 1 and 2, starting at step 1000 (noise keys and ramp
+ * from there), T ramp 0.8 -> 1.2, runs of 7 and 57 steps: chunk ends, the
+ * 32 middle steps the backend samples ungraphed, then middle steps replayed
+ * from the step graphs.
  */
-START_TEST(test_langevin_device)
+static void thermostat_paths(int ensemble, const char *name)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gd = { ops, NULL }, gh = { ops, NULL }, cpu = { &md_cpu_backend, NULL };
 	md_config cfg;
 	md_state st, a, b, c;
 	md_thermostat td, th, tc;
-	double dx[2], dv[2];
+	double dx[2], dv[2], dz;
 
-	if (!test_gpu_present())
-		return;
 	ka_config(&cfg, MD_SHIFT_FORCE);
 	cfg.type_mass[0] = 1.0;
 	cfg.type_mass[1] = 2.0;
 	ka_liquid(&cfg, &st, 100);
-	cfg.ensemble = MD_ENS_LANGEVIN;
+	cfg.ensemble = ensemble;
 	cfg.temperature = 0.8;
 	cfg.temperature_end = 1.2;
 	cfg.gamma = 2.0;
-	cfg.steps = 32;
+	cfg.tau_t = 0.2;
+	cfg.steps = 64;
 	state_copy(&a, &st);
 	state_copy(&b, &st);
 	state_copy(&c, &st);
+	a.step = b.step = c.step = 1000;
 	ck_assert_int_eq(ops->init(&gd, &cfg, &a), 0);
 	ck_assert_int_eq(ops->init(&gh, &cfg, &b), 0);
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
@@ -400,9 +403,9 @@ START_TEST(test_langevin_device)
 	md_thermostat_init(&tc, &cfg, st.n, a.step);
 	th.host_loop = 1;
 	ck_assert_int_eq(md_thermostat_run(&td, &gd, 7), 0);
-	ck_assert_int_eq(md_thermostat_run(&td, &gd, 25), 0);
-	ck_assert_int_eq(md_thermostat_run(&th, &gh, 32), 0);
-	ck_assert_int_eq(md_thermostat_run(&tc, &cpu, 32), 0);
+	ck_assert_int_eq(md_thermostat_run(&td, &gd, 57), 0);
+	ck_assert_int_eq(md_thermostat_run(&th, &gh, 64), 0);
+	ck_assert_int_eq(md_thermostat_run(&tc, &cpu, 64), 0);
 	ops->download(&gd, &a, MD_F_X | MD_F_V);
 	ops->download(&gh, &b, MD_F_X | MD_F_V);
 	cpu.ops->download(&cpu, &c, MD_F_X | MD_F_V);
@@ -410,13 +413,25 @@ START_TEST(test_langevin_device)
 	dv[0] = max_diff(&a, &c, 1);
 	dx[1] = max_diff(&a, &b, 0);
 	dv[1] = max_diff(&a, &b, 1);
-	printf("  Langevin in the integrators, KA 2,048 (masses 1, 2), 32 steps, T 0.8 -> 1.2: vs CPU |dx| %.2e |dv| %.2e; vs GPU host loop |dx| %.2e |dv| %.2e\n",
-	       dx[0], dv[0], dx[1], dv[1]);
+	dz = fabs(td.zeta - tc.zeta) + fabs(td.eta - tc.eta);
+	printf("  %s in the GPU's steps, KA 2,048 (masses 1, 2), steps 1000 to 1064, T 0.8 -> 1.2: vs CPU |dx| %.2e |dv| %.2e; vs GPU host loop |dx| %.2e |dv| %.2e",
+	       name, dx[0], dv[0], dx[1], dv[1]);
+	if (ensemble == MD_ENS_NOSE_HOOVER)
+		printf("; zeta %.9f (CPU %.9f), eta %.9f (CPU %.9f)", td.zeta,
+		       tc.zeta, td.eta, tc.eta);
+	printf("\n");
 	fflush(stdout);
-	ck_assert_int_eq(a.step, b.step);
-	ck_assert_int_eq(a.step, c.step);
+	ck_assert_int_eq(a.step, 1064);
+	ck_assert_int_eq(b.step, 1064);
+	ck_assert_int_eq(c.step, 1064);
 	ck_assert_msg(dx[0] < 1e-5 && dv[0] < 1e-4, "vs CPU: dx %g dv %g", dx[0], dv[0]);
 	ck_assert_msg(dx[1] < 1e-5 && dv[1] < 1e-4, "vs GPU host loop: dx %g dv %g", dx[1], dv[1]);
+	if (ensemble == MD_ENS_NOSE_HOOVER) {
+		/* the thermostat moved, and the device's variables came back */
+		ck_assert_msg(fabs(tc.zeta) > 1e-3, "zeta %g: the thermostat did not act", tc.zeta);
+		ck_assert_msg(dz < 1e-6 * (1.0 + fabs(tc.zeta) + fabs(tc.eta)),
+			      "zeta/eta GPU %g %g CPU %g %g", td.zeta, td.eta, tc.zeta, tc.eta);
+	}
 	ops->destroy(&gd);
 	ops->destroy(&gh);
 	cpu.ops->destroy(&cpu);
@@ -424,6 +439,19 @@ START_TEST(test_langevin_device)
 	md_state_free(&b);
 	md_state_free(&c);
 	md_state_free(&st);
+}
+
+START_TEST(test_langevin_device)
+{
+	if (test_gpu_present())
+		thermostat_paths(MD_ENS_LANGEVIN, "Langevin");
+}
+END_TEST
+
+START_TEST(test_nose_hoover_device)
+{
+	if (test_gpu_present())
+		thermostat_paths(MD_ENS_NOSE_HOOVER, "Nose-Hoover");
 }
 END_TEST
 
@@ -720,6 +748,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_unequal_masses);
 	tcase_add_test(t, test_thermostat_gpu);
 	tcase_add_test(t, test_langevin_device);
+	tcase_add_test(t, test_nose_hoover_device);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_async_download);

@@ -46,14 +46,15 @@ int md_stop_requested(void)
 
 /*
  * Steps per second of skin c->skin: the backend on a copy of the start
- * state, 20 warm-up steps, then chunks of 50 until at least 200 steps and
- * 0.3 s (at most 5,000 steps or 3 s). < 0: the backend's error code,
- * negated.
+ * state with the run's ensemble, 20 warm-up steps, then chunks of 50 until
+ * at least 200 steps and 0.3 s (at most 5,000 steps or 3 s). < 0: the
+ * backend's error code, negated.
  */
 static double skin_rate(const md_backend_ops *ops, const md_config *c,
 			const md_state *st)
 {
 	md_backend b = { ops, NULL };
+	md_thermostat ts;
 	md_state s;
 	double t0, el = 0.0;
 	long done = 0;
@@ -63,12 +64,15 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 		fprintf(stderr, "mdsim: autotune: out of memory for a copy of the state\n");
 		return -MD_EXIT_SIM;
 	}
+	/* with the run's thermostat: it sets the temperature, and so how often
+	 * the list is rebuilt, and on the GPU it runs inside the steps */
+	md_thermostat_init(&ts, c, s.n, s.step);
 	rc = ops->init(&b, c, &s);
 	if (!rc)
-		rc = ops->run(&b, 20);
+		rc = md_thermostat_run(&ts, &b, 20);
 	t0 = md_now();
 	while (!rc && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
-		rc = ops->run(&b, 50);	/* returns once the steps are done */
+		rc = md_thermostat_run(&ts, &b, 50);	/* returns once the steps are done */
 		done += 50;
 		el = md_now() - t0;
 	}

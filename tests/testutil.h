@@ -80,7 +80,7 @@ static inline void test_brute_force(const md_state *st, const md_lj_d *lj,
 /* test_gpu_present - 1 when a GPU backend is built and a device usable. */
 static inline int test_gpu_present(void)
 {
-	char why[256];
+	char why[256] = "this build has no CUDA backend";
 
 	if (gpu_backend_ops() && gpu_probe(0, why, sizeof(why)))
 		return 1;

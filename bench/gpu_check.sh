@@ -2,7 +2,7 @@
 # gpu_check.sh - one batch on the GPU machine: GPU test suite, benchmark at
 # 32k and 1M particles, per-kernel times (ncu), compute-sanitizer on every
 # strategy. Writes logs to $OUT (or gpu-out/). Usage: bench/gpu_check.sh [BUILD] [what...]
-# what: test bench h5md nve ncu-skip sanitize blowup scaling (default:
+# what: test bench h5md nve nvt ncu-skip sanitize blowup scaling (default:
 # test bench ncu sanitize). The long SIGTERM/restart run is bench/long_run.sh.
 set -u
 B=${1:-build-gpu}; shift || true
@@ -71,6 +71,20 @@ sanitize)
 	done > "$O/sanitize.txt" 2>&1
 	echo "sanitize: $((SECONDS - t_all)) s in all" >> "$O/sanitize.txt"
 	cat "$O/sanitize.txt"; rm -rf "$L" ;;
+nvt)
+	# thermostats inside the GPU's steps: steps/s against NVE (LJ 32k,
+	# Kob-Andersen 256k) and compute-sanitizer with each ensemble
+	for e in nve langevin nose-hoover; do
+		timeout 60 ./$B/mdsim configs/bench_lj.ini --steps 30000 --strategy register --set run.thermo_every=0 \
+			--set run.progress=off --set run.ensemble=$e 2>&1 | grep -E "Performance|copies" | sed "s/^/LJ 32k $e: /"
+		timeout 60 ./$B/mdsim configs/kob_andersen.ini --steps 3000 --strategy register --set 'system.cells=40 40 40' \
+			--set run.thermo_every=0 --set run.progress=off --set run.ensemble=$e 2>&1 | grep -E "Performance" | sed "s/^/KA 256k $e: /"
+		for tool in memcheck initcheck synccheck; do
+			timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 ./$B/mdsim configs/small.ini --backend cuda \
+				--strategy register --quiet --steps 60 --set run.ensemble=$e > "$O/nvt_san.log" 2>&1
+			echo "$tool $e rc=$? $(tail -n 1 "$O/nvt_san.log")"
+		done
+	done 2>&1 | tee "$O/nvt.txt" ;;
 blowup)
 	# a blow-up on every strategy: exit 3, step and particle named, trajectory readable
 	bash tests/gpu_blowup_test.sh "$B" "$O" ;;

@@ -887,12 +887,10 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 		snprintf(h->why, sizeof(h->why), "an earlier write failed");
 		goto fail;
 	}
-	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &time) ||
-	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
-		goto fail;
-	/* position last, as in flush_ordered: readers that count frames by
-	 * position (MDAnalysis) must not see a frame whose other elements a
-	 * metadata eviction before a kill has not extended yet */
+	/* in flush_ordered's order (position last, then time and step), in
+	 * case a metadata eviction ever wrote one before a kill: readers that
+	 * count frames by position and stop where step ends (MDAnalysis) must
+	 * not see a frame that other datasets do not hold yet */
 	for (int q = 0; q < NELEM; q++) {
 		const td_elem *el;
 		const void *row;
@@ -912,6 +910,9 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen)
 			      H5T_NATIVE_DOUBLE, row))
 			goto fail;
 	}
+	if (write_row(h, h->time, K_SCALAR, k, H5T_NATIVE_DOUBLE, &time) ||
+	    write_row(h, h->step, K_SCALAR, k, H5T_NATIVE_LONG, &fr->step))
+		goto fail;
 	h->frames++;
 	return 0;
 fail:

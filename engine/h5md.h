@@ -129,7 +129,8 @@ int h5md_append(h5md_file *h, const h5md_frame *fr, char *err, size_t errlen);
 
 /*
  * h5md_flush - what was appended goes to the file: H5Dflush of every
- * dataset, position last, then H5Fflush (see flush_ordered in h5md.c).
+ * element's values, position last, then of time and step, then H5Fflush
+ * (see flush_ordered in h5md.c).
  * 0 or -1. After a failure the handle is broken: HDF5 1.10 cannot be
  * trusted with that file any more ("slist already enabled?" on close, a
  * crash at exit), so nothing touches it again; it stays as the last

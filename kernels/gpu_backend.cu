@@ -23,6 +23,11 @@ extern "C" {
 
 static_assert(GPU_MAX_PARTICLES == MD_GPU_MAX_PARTICLES, "gpu.h and gpu_common.cuh agree");
 static_assert(GPU_SCAN_CELLS % 32 == 0 && GPU_SCAN_CELLS <= 1024, "scan chunk: whole warps, one block");
+/* gpu_nose_hoover copies nh_zeta, nh_eta (and nh_ke, nh_scale) as one block */
+static_assert(offsetof(gpu_acc, nh_eta) == offsetof(gpu_acc, nh_zeta) + sizeof(double) &&
+	      offsetof(gpu_acc, nh_ke) == offsetof(gpu_acc, nh_zeta) + 2 * sizeof(double) &&
+	      offsetof(gpu_acc, nh_scale) == offsetof(gpu_acc, nh_zeta) + 3 * sizeof(double),
+	      "gpu_acc: the NH fields are contiguous");
 
 typedef struct gpu_ctx {
 	md_config cfg;
@@ -47,9 +52,9 @@ typedef struct gpu_ctx {
 	double t_prof[3];	/* sampled ms in neigh, pair, integrate */
 	long prof_steps;
 	char gpu_name[256];
-	double peak_bw;
+	double peak_bw;		/* bytes/s from the device properties */
 	double nh_zeta, nh_eta;	/* the device's NH state as last known */
-	int nh_known;		/* bytes/s from the device properties */
+	int nh_known;
 } gpu_ctx;
 
 /* --- copies (the one wrapper) -------------------------------------------- */

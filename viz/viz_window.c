@@ -157,6 +157,8 @@ static void handle(viz_window *w, const SDL_Event *e, viz_camera *cam, int *act,
 	}
 	if (a != VIZ_ACT_NONE && *n < max)
 		act[(*n)++] = a;
+	else if (a == VIZ_ACT_QUIT && max > 0)	/* a full list never drops a quit */
+		act[max - 1] = a;
 }
 
 /*

@@ -998,7 +998,9 @@ static int gpu_langevin(md_backend *b, const md_langevin *p)
  * device's accumulator block; they are uploaded only when the host's
  * values differ from the ones last read back (a restart, a test), so a
  * steady run copies 16 bytes per chunk (the read-back) and nothing to the
- * device. Parameters are baked into the graphs: captured again on change.
+ * device. That cache assumes every Nose-Hoover run() is followed by the
+ * read-back, as md_thermostat_run does (nothing else turns the thermostat
+ * on). Parameters are baked into the graphs: captured again on change.
  */
 static int gpu_nose_hoover(md_backend *b, md_nose_hoover *p, int load)
 {

@@ -39,16 +39,14 @@
  *
  * The candidate loop is issue-bound at 1M particles (ncu: 0.9 instructions
  * issued per scheduler and cycle), so it is kept lean: candidates go in
- * groups of GPU_LIST_GROUP (<= 8), unrolled; each entry is stored in the next free
- * slot whether or not it is a hit (a miss is overwritten later) and the
- * count advances by the hit; whether a sector is complete is asked once per
+ * groups of GPU_LIST_GROUP, unrolled; each entry is stored in the next
+ * free slot whether or not it is a hit (a miss is overwritten later) and
+ * the count advances by the hit; whether a sector is complete is asked once per
  * group (a group adds at most 8 entries, so at most one sector completes,
  * and the 16-slot ring still holds it). bench/RESULTS.md has the
  * steps from 50 instructions per candidate down.
  */
-#ifndef GPU_LIST_GROUP
 #define GPU_LIST_GROUP 4
-#endif
 static_assert(32 % GPU_LIST_GROUP == 0 && GPU_LIST_GROUP <= 8,
 	      "a group stays inside the 32 staged candidates and adds at most 8 entries");
 

@@ -479,7 +479,6 @@ static void autotune(gpu_ctx *c)
 {
 	int verbose = !c->cfg.quiet, s;
 
-
 	if (c->cfg.strategy >= 0) {
 		c->strategy = c->cfg.strategy;
 		tune_strategy(c, c->strategy, verbose);

@@ -361,27 +361,29 @@ void gpu_enqueue_zero_acc(const gpu_sys *s, cudaStream_t st)
 	GPU_CHECK_LAUNCH();
 }
 
-/* Kinetic energy into acc->ke (which the caller zeroes first). */
-void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st)
+/* Kinetic energy into *dst (which the caller zeroes first). */
+static void enqueue_kinetic(const gpu_sys *s, double mass, double *dst,
+			    cudaStream_t st)
 {
 	int nb = (s->n + 255) / 256;
 
 	if (nb > 1024)
 		nb = 1024;
-	k_kinetic<<<nb, 256, 0, st>>>(*s, mass, &s->acc->ke);
+	k_kinetic<<<nb, 256, 0, st>>>(*s, mass, dst);
 	GPU_CHECK_LAUNCH();
+}
+
+/* Kinetic energy into acc->ke (which the caller zeroes first). */
+void gpu_enqueue_kinetic(const gpu_sys *s, double mass, cudaStream_t st)
+{
+	enqueue_kinetic(s, mass, &s->acc->ke, st);
 }
 
 /* START: the kinetic energy of the current velocities first. */
 void gpu_enqueue_nh(const gpu_sys *s, int mode, cudaStream_t st)
 {
-	if (mode == GPU_NH_START) {
-		int nb = (s->n + 255) / 256;
-
-		k_kinetic<<<nb > 1024 ? 1024 : nb, 256, 0, st>>>(*s, s->nh.mass,
-								   &s->acc->nh_ke);
-		GPU_CHECK_LAUNCH();
-	}
+	if (mode == GPU_NH_START)
+		enqueue_kinetic(s, s->nh.mass, &s->acc->nh_ke, st);
 	k_nh<<<1, 1, 0, st>>>(*s, mode);
 	GPU_CHECK_LAUNCH();
 }

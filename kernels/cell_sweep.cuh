@@ -50,7 +50,8 @@
 static_assert(32 % GPU_LIST_GROUP == 0 && GPU_LIST_GROUP <= 8,
 	      "a group stays inside the 32 staged candidates and adds at most 8 entries");
 
-/* Writes 8 entries of a lane's ring (from slot `from`) as one sector. */
+/* Writes 8 entries of a lane's ring (from slot `from`) as one sector: one
+ * chunk of the list layout (gpu_common.cuh). */
 static __device__ __forceinline__ void list_flush(int *dst, const int *slots,
 						  int from)
 {
@@ -86,7 +87,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int cnt = 0;
-		int *row = s.nl + (size_t)(act ? i : 0) * s.stride;
+		int *row = s.nl + gpu_nl_row(s.stride, act ? i : 0);
 
 		for (int dz = lo[2]; dz <= hi[2]; dz++)
 		for (int dy = lo[1]; dy <= hi[1]; dy++)
@@ -99,14 +100,13 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 			const int k27 = (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
 			/* list entries carry the cell offset (gpu_common.cuh) */
 			const int code = k27 << GPU_NL_SHIFT_BITS;
-			const float4 sh = __ldg(s.shift + k27);
 
 			for (int t = js; t < je; t += 32) {
 				int m = min(32, je - t);
 
 				__syncwarp();
 				if (lane < m)	/* into the frame of cell c */
-					sp[warp][lane] = gpu_shifted(s.xc[t + lane], sh);
+					sp[warp][lane] = gpu_code_shifted(s, s.xc[t + lane], code);
 				__syncwarp();
 				if (!act)
 					continue;
@@ -140,7 +140,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						}
 						/* a sector complete? */
 						if ((cnt ^ c0) & ~7 && c0 < s.stride)
-							list_flush(row + (c0 & ~7), slots, c0 & 8);
+							list_flush(row + gpu_nl_off(c0 & ~7), slots, c0 & 8);
 					}
 				}
 			}
@@ -149,7 +149,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 			if (act) {
 				/* the partial last sector; rows hold a multiple of 32 */
 				if ((cnt & 7) && cnt < s.stride)
-					list_flush(row + (cnt & ~7), slots, cnt & 8);
+					list_flush(row + gpu_nl_off(cnt & ~7), slots, cnt & 8);
 				s.nn[i] = cnt;
 				if (cnt > s.stride) {
 					atomicMax(&s.st->max_nn, cnt);

@@ -16,11 +16,11 @@ __global__ void k_force_global(gpu_sys s, int eflag)
 		return;
 	if (i < s.n) {
 		const double4_32a xi = s.x[i];
-		const int *row = s.nl + (size_t)i * s.stride;
+		const int *row = s.nl + gpu_nl_row(s.stride, i);
 		int k, nn = s.nn[i];
 
 		for (k = 0; k < nn; k++) {
-			double4_32a xj = s.x[row[k] & GPU_NL_INDEX_MASK];
+			double4_32a xj = s.x[row[gpu_nl_off(k)] & GPU_NL_INDEX_MASK];
 
 			gpu_pair_accum<TYPED>(s, xi, xj.x, xj.y, xj.z, xj.w, f, e, w);
 		}

@@ -12,26 +12,23 @@
 
 #define HYB_BLOCK (GPU_WARPS_PER_CELL_BLOCK * 32)
 
-template <bool TYPED>
+template <bool TYPED, bool EFLAG>
 __global__ void __launch_bounds__(HYB_BLOCK)
-k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp, int eflag)
+k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp)
 {
-	__shared__ float4 sh[27];
-
 	if (gpu_halted(s))
 		return;
 	if ((int)blockIdx.x < shared_blocks) {
 		int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 		if (c < split_cell)
-			gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, eflag);
+			gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, EFLAG);
 	} else {
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;
 
-		gpu_stage_shifts(s, sh);	/* whole blocks take this branch */
-		gpu_register_path<TYPED>(s, tpp, s.cell_start[split_cell], t / tpp,
-					 nthreads / tpp, sh, eflag);
+		gpu_register_path<TYPED, EFLAG>(s, tpp, s.cell_start[split_cell],
+						t / tpp, nthreads / tpp);
 	}
 }
 
@@ -46,6 +43,6 @@ void gpu_force_hybrid(const gpu_sys *s, const gpu_launch *l, int eflag,
 
 	if (split > s->ncell)
 		split = s->ncell;
-	GPU_LAUNCH_TYPED(k_force_hybrid, s, sb + rb, HYB_BLOCK, 0, st, *s, split,
-			 sb, l->tpp, eflag);
+	GPU_LAUNCH_TYPED_E(k_force_hybrid, s, eflag, sb + rb, HYB_BLOCK, 0, st, *s,
+			   split, sb, l->tpp);
 }

@@ -6,17 +6,15 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
-template <bool TYPED>
-__global__ void k_force_register(gpu_sys s, int tpp, int eflag)
+template <bool TYPED, bool EFLAG>
+__global__ void k_force_register(gpu_sys s, int tpp)
 {
-	__shared__ float4 sh[27];
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
 	if (gpu_halted(s))
 		return;
-	gpu_stage_shifts(s, sh);
-	gpu_register_path<TYPED>(s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp,
-				 sh, eflag);
+	gpu_register_path<TYPED, EFLAG>(s, tpp, 0, t / tpp,
+					gridDim.x * blockDim.x / tpp);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,
@@ -24,6 +22,7 @@ void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int eflag,
 {
 	long threads = (long)s->n * l->tpp;
 
-	GPU_LAUNCH_TYPED(k_force_register, s, (int)((threads + l->block - 1) / l->block),
-			 l->block, 0, st, *s, l->tpp, eflag);
+	GPU_LAUNCH_TYPED_E(k_force_register, s, eflag,
+			   (int)((threads + l->block - 1) / l->block), l->block, 0,
+			   st, *s, l->tpp);
 }

@@ -260,7 +260,7 @@ static int grow_list(gpu_ctx *c, int need)
 	int stride = ((need + need / 5 + 8) + 31) / 32 * 32;
 
 	cudaFree(c->s.nl);
-	if (cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)) != cudaSuccess) {
+	if (cudaMalloc(&c->s.nl, gpu_nl_ints(c->s.n, stride) * sizeof(int)) != cudaSuccess) {
 		fprintf(stderr, "mdsim: step %lld: cannot grow the GPU neighbour list to %d per particle (%.1f GB)\n",
 			c->h_status->step, stride,
 			(double)c->s.n * stride * 4 / 1e9);
@@ -527,7 +527,6 @@ static void gpu_destroy(md_backend *b)
 	cudaFree(c->d_fv);
 	cudaFree(c->d_ff);
 	cudaFree((void *)c->s.ljt);
-	cudaFree((void *)c->s.shift);
 	cudaFree((void *)c->s.mass_t);
 	cudaFree((void *)c->s.hdtm_t);
 	cudaFree(c->d_fimg);
@@ -549,29 +548,6 @@ static void gpu_destroy(md_backend *b)
 
 #define DALLOC(ptr, count) \
 	GPU_CHECK(cudaMalloc((void **)&(ptr), (size_t)(count) * sizeof(*(ptr))))
-
-/*
- * The cell shifts of the list codes (gpu_common.cuh): a neighbour in the
- * cell at offset (dx, dy, dz) has its cell origin at o_i + (dx, dy, dz) e,
- * so x_i - x_j = xc_i - xc_j - (dx, dy, dz) e.
- */
-static void upload_shifts(gpu_ctx *c)
-{
-	gpu_sys *s = &c->s;
-	float4 tab[27], *d;
-	float e[3];
-	int k;
-
-	for (k = 0; k < 3; k++)
-		e[k] = (float)s->cedge[k];
-	for (k = 0; k < 27; k++)
-		tab[k] = make_float4(-(float)(k % 3 - 1) * e[0],
-				     -(float)(k / 3 % 3 - 1) * e[1],
-				     -(float)(k / 9 - 1) * e[2], 0.f);
-	DALLOC(d, 27);
-	s->shift = d;
-	gpu_copy(c, d, tab, sizeof(tab), cudaMemcpyHostToDevice);
-}
 
 /*
  * Mixtures: the pair table (md_lj_f of every type pair as two float4, from
@@ -676,6 +652,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		if (s->nc[d] < 1)
 			s->nc[d] = 1;
 		s->cedge[d] = s->dbox[d] / s->nc[d];
+		s->cedgef[d] = (float)s->cedge[d];
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
 	s->small_box = s->nc[0] < 3 || s->nc[1] < 3 || s->nc[2] < 3;
@@ -702,12 +679,11 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
 	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n); DALLOC(s->xc, n);
-	upload_shifts(c);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
 	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
-	DALLOC(s->nl, (size_t)n * s->stride); DALLOC(s->nn, n);
+	DALLOC(s->nl, gpu_nl_ints(n, s->stride)); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
 	/* thermo copies the whole block, the NH fields included */
 	GPU_CHECK(cudaMemsetAsync(s->acc, 0, sizeof(gpu_acc), c->stream));
@@ -1085,12 +1061,14 @@ extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
 		return -1;
 	}
 	gpu_copy(c, &nn, c->s.nn + i, sizeof(int), cudaMemcpyDeviceToHost);
-	row = (int *)malloc(sizeof(int) * c->s.stride);
-	gpu_copy(c, row, c->s.nl + (size_t)i * c->s.stride, sizeof(int) * c->s.stride,
-		 cudaMemcpyDeviceToHost);
+	/* the whole block of 32 particles holding i's entries */
+	row = (int *)malloc(sizeof(int) * GPU_NL_BLOCK * c->s.stride);
+	gpu_copy(c, row, c->s.nl + gpu_nl_row(c->s.stride, i - i % GPU_NL_BLOCK),
+		 sizeof(int) * GPU_NL_BLOCK * c->s.stride, cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
 	for (k = 0; k < nn && k < max; k++)
-		out[k] = id[row[k] & GPU_NL_INDEX_MASK];
+		out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)] &
+			    GPU_NL_INDEX_MASK];
 	free(row);
 	free(id);
 	return nn;
@@ -1161,7 +1139,7 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 		return MD_EXIT_INPUT;
 	read_status(c);
 	cudaFree(c->s.nl);
-	GPU_CHECK(cudaMalloc(&c->s.nl, (size_t)c->s.n * stride * sizeof(int)));
+	GPU_CHECK(cudaMalloc(&c->s.nl, gpu_nl_ints(c->s.n, stride) * sizeof(int)));
 	c->s.stride = stride;
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */

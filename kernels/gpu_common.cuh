@@ -19,7 +19,8 @@
  *    1.2e-7 for a rounded double separation): force errors against the CPU
  *    stay at 2-3e-6 and the NVE energy at the CPU's level (RESULTS.md).
  * Particle order on the device is cell order (d_id maps to the original).
- * Neighbour list: full, row-major, row stride `stride` (a multiple of 32);
+ * Neighbour list: full, up to `stride` entries per particle (a multiple of
+ * 32), in blocks of 32 particles (layout below);
  * an entry is j | code << GPU_NL_SHIFT_BITS with code = the neighbour
  * cell offset (dx + 1) + 3 (dy + 1) + 9 (dz + 1), so j < 2^27.
  * Mixtures: x.w is the type; with ntypes > 1 each pair reads its
@@ -58,6 +59,20 @@
 #define GPU_NL_INDEX_MASK ((1 << GPU_NL_SHIFT_BITS) - 1)
 #define GPU_MAX_PARTICLES (1 << GPU_NL_SHIFT_BITS)
 
+/*
+ * Neighbour-list layout: blocks of GPU_NL_BLOCK = 32 particles, chunks of
+ * GPU_NL_CHUNK = 8 entries; entry k of particle i is at
+ *   nl[(i / 32) 32 stride + (k / 8) 256 + (i % 32) 8 + k % 8],
+ * i.e. within a block of 32 particles the first 8 entries (one 32-byte
+ * sector) of each particle in turn, then the next 8 of each, and so on.
+ * A warp reading entries k..k+tpp-1 of 32/tpp consecutive particles then
+ * touches 1 or 2 cache lines instead of 32/tpp rows (tpp 4: 8 sectors of 8
+ * lines before), and the build still writes whole sectors. The allocation
+ * holds the particle count rounded up to a block.
+ */
+#define GPU_NL_BLOCK 32
+#define GPU_NL_CHUNK 8
+
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
 	int rebuild;		/* a rebuild is due in this step        */
@@ -91,6 +106,7 @@ typedef struct gpu_sys {
 	double rlist2;
 	float rlist2f;		/* float list test: rlist2 (1 + 1e-5)    */
 	double cedge[3];	/* cell edges dbox / nc                 */
+	float cedgef[3];	/* the same in float (list shifts)      */
 	double skin_half2;	/* (skin/2)^2 */
 	long long every;
 	int check;
@@ -102,7 +118,6 @@ typedef struct gpu_sys {
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
 	float4 *xc;		/* cell-relative position, w: type      */
-	const float4 *shift;	/* [27] xc_i - xc_j correction per code  */
 	int small_box;		/* some nc < 3: float minimum image too  */
 	float4 *f;
 	int4 *img, *imgt;
@@ -115,6 +130,25 @@ typedef struct gpu_sys {
 	int nh_on;		/* Nose-Hoover inside the step          */
 	md_nose_hoover nh;	/* parameters (zeta, eta live in acc)   */
 } gpu_sys;
+
+/* Entry 0 of particle i's list (see the layout above). */
+static __host__ __device__ __forceinline__ size_t gpu_nl_row(int stride, int i)
+{
+	return (size_t)(i / GPU_NL_BLOCK) * GPU_NL_BLOCK * stride +
+	       (size_t)(i % GPU_NL_BLOCK) * GPU_NL_CHUNK;
+}
+
+/* Offset of entry k from entry 0 of its particle. */
+static __host__ __device__ __forceinline__ int gpu_nl_off(int k)
+{
+	return (k / GPU_NL_CHUNK) * (GPU_NL_BLOCK * GPU_NL_CHUNK) + k % GPU_NL_CHUNK;
+}
+
+/* Ints in a list of n particles of `stride` entries (whole blocks). */
+static inline size_t gpu_nl_ints(int n, int stride)
+{
+	return (size_t)(n + GPU_NL_BLOCK - 1) / GPU_NL_BLOCK * GPU_NL_BLOCK * stride;
+}
 
 /* Launch configuration of the force strategies. */
 typedef struct gpu_launch {
@@ -211,10 +245,11 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
 /*
  * gpu_pair_eval - the pair at float separation (dx, dy, dz) between
  * particles of types ti and tj (used only when TYPED): the shared pair
- * function in float, accumulated into f, e, w. The only place the kernels
- * evaluate a pair.
+ * function in float, accumulated into f, e, w (e and w only with EFLAG:
+ * without, the compiler drops the energy terms). The only place the
+ * kernels evaluate a pair.
  */
-template <bool TYPED>
+template <bool TYPED, bool EFLAG = true>
 static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 						     float dy, float dz, int ti,
 						     int tj, float3 &f, float &e,
@@ -233,8 +268,10 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 	f.x += dx * fr;
 	f.y += dy * fr;
 	f.z += dz * fr;
-	e += en;
-	w += r2 * fr;
+	if (EFLAG) {
+		e += en;
+		w += r2 * fr;
+	}
 }
 
 /*
@@ -258,15 +295,8 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 }
 
 /*
- * gpu_pair_accum_xc - particle i (cell-relative ci) and list entry `entry`
- * whose cell-relative position is cj: separation ci - cj + shift[code],
- * all in float; boxes of fewer than 3 cells along an edge also take the
- * float minimum image (small separations there, so no precision is lost).
- * sh is the shift table staged in shared memory.
- */
-/*
  * gpu_sep_xc - separation ci - pj in float, pj already shifted into the
- * frame of i's cell (pj = xc_j - shift[code]); boxes of fewer than 3 cells
+ * frame of i's cell (gpu_code_shifted()); boxes of fewer than 3 cells
  * along an edge also take the float minimum image (small separations
  * there, so no precision is lost). SMALL: 1 or 0 when the caller knows
  * s.small_box (no test in its loop), -1 to test it here.
@@ -286,40 +316,51 @@ static __device__ __forceinline__ float3 gpu_sep_xc(const gpu_sys &s,
 	return make_float3(dx, dy, dz);
 }
 
-/* xc_j moved into the frame of the cell at the code's offset (type kept). */
-static __device__ __forceinline__ float4 gpu_shifted(const float4 &cj,
-						     const float4 &d)
+
+/*
+ * gpu_code_shifted - xc_j moved into the frame of particle i's cell by the
+ * cell offset (ox, oy, oz) in {-1, 0, 1}^3 of the list code (code = (ox + 1)
+ * + 3 (oy + 1) + 9 (oz + 1)): xc_j + o e, decoded with integer arithmetic.
+ * This replaced a 27-entry shift table in shared memory, whose 16-byte
+ * lookup per pair cost 18% of the force kernel's L1 wavefronts
+ * (bench/RESULTS.md). o e is exact (o is -1, 0 or 1), so the result is the
+ * rounded sum, as with the table. o in float: the bits of 2^23 + 2^22
+ * plus (o + 1), minus (2^23 + 2^22 + 1).
+ */
+static __device__ __forceinline__ float4 gpu_code_shifted(const gpu_sys &s,
+							  const float4 &cj,
+							  int entry)
 {
-	return make_float4(cj.x - d.x, cj.y - d.y, cj.z - d.z, cj.w);
+	const unsigned code = (unsigned)entry >> GPU_NL_SHIFT_BITS;
+	const unsigned q9 = (code * 57u) >> 9;		/* code / 9 for code < 27 */
+	const unsigned r9 = code - 9u * q9;
+	const unsigned q3 = (r9 * 11u) >> 5;		/* r9 / 3 for r9 < 9 */
+	const unsigned r3 = r9 - 3u * q3;
+	const float ox = __int_as_float(0x4B400000 + r3) - 12582913.f;
+	const float oy = __int_as_float(0x4B400000 + q3) - 12582913.f;
+	const float oz = __int_as_float(0x4B400000 + q9) - 12582913.f;
+
+	return make_float4(__fmaf_rn(ox, s.cedgef[0], cj.x),
+			   __fmaf_rn(oy, s.cedgef[1], cj.y),
+			   __fmaf_rn(oz, s.cedgef[2], cj.z), cj.w);
 }
 
 /*
  * gpu_pair_accum_xc - particle i (cell-relative ci) and list entry `entry`
  * whose cell-relative position is cj: gpu_sep_xc() with the shift of the
- * entry's code, then gpu_pair_eval(). sh is the shift table staged in
- * shared memory.
+ * entry's code, then gpu_pair_eval(). SMALL as in gpu_sep_xc().
  */
-template <bool TYPED>
+template <bool TYPED, bool EFLAG = true, int SMALL = -1>
 static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
 							 const float4 &ci,
 							 const float4 &cj,
 							 int entry,
-							 const float4 *sh,
 							 float3 &f, float &e,
 							 float &w)
 {
-	float3 d = gpu_sep_xc(s, ci, gpu_shifted(cj, sh[(unsigned)entry >> GPU_NL_SHIFT_BITS]));
+	float3 d = gpu_sep_xc<SMALL>(s, ci, gpu_code_shifted(s, cj, entry));
 
-	gpu_pair_eval<TYPED>(s, d.x, d.y, d.z, (int)ci.w, (int)cj.w, f, e, w);
-}
-
-/* Stages the 27 shifts in shared memory; every thread of the block calls. */
-static __device__ __forceinline__ void gpu_stage_shifts(const gpu_sys &s,
-							 float4 *sh)
-{
-	if (threadIdx.x < 27)
-		sh[threadIdx.x] = s.shift[threadIdx.x];
-	gpu_block_sync();
+	gpu_pair_eval<TYPED, EFLAG>(s, d.x, d.y, d.z, (int)ci.w, (int)cj.w, f, e, w);
 }
 
 /* Cell coordinate along d of a wrapped position (as the binning does). */
@@ -352,6 +393,24 @@ static __device__ __forceinline__ float4 gpu_xc(const gpu_sys &s,
 			kernel<true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
 		else							\
 			kernel<false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		GPU_CHECK_LAUNCH();					\
+	} while (0)
+
+/*
+ * The same for kernels templated on <TYPED, EFLAG> (EFLAG: the launch
+ * accumulates energy and virial; eflag is an int).
+ */
+#define GPU_LAUNCH_TYPED_E(kernel, s, eflag, grid, block, shm, stream, ...) \
+	do {								\
+		const bool typed_ = (s)->ntypes > 1;			\
+		if ((eflag) && typed_)					\
+			kernel<true, true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else if (eflag)						\
+			kernel<false, true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else if (typed_)					\
+			kernel<true, false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else							\
+			kernel<false, false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
 		GPU_CHECK_LAUNCH();					\
 	} while (0)
 

@@ -1,6 +1,7 @@
 /*
  * md_pair_impl.h - body of the LJ pair function; included only by
- * md_physics.h, with MD_REAL and MD_SFX defined (no include guard on purpose).
+ * md_physics.h, with MD_REAL, MD_SFX, MD_SQRT and MD_RCP defined (no include
+ * guard on purpose).
  */
 
 /* Coefficients of one type pair, precomputed by md_lj_coeff_init_d(). */
@@ -25,7 +26,7 @@ static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
 {
 	const MD_REAL one = (MD_REAL)1;
 	MD_REAL in = r2 < c->rc2 ? one : (MD_REAL)0;
-	MD_REAL ir2 = one / r2;
+	MD_REAL ir2 = MD_RCP(r2);
 	MD_REAL ir6 = ir2 * ir2 * ir2;
 	MD_REAL fr = ir6 * (c->lj1 * ir6 - c->lj2) * ir2;
 	MD_REAL en = ir6 * (c->lj3 * ir6 - c->lj4) - c->eshift;

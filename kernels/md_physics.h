@@ -29,21 +29,46 @@
 
 enum md_shift { MD_SHIFT_NONE = 0, MD_SHIFT_ENERGY = 1, MD_SHIFT_FORCE = 2 };
 
+/*
+ * md_rcp_f - 1/x in float. On the device: the hardware reciprocal and one
+ * Newton step, which is the fast path of the IEEE division 1.0f / x (the
+ * same bits for every normal x), without its branch to the slow path for
+ * denormal or huge x (flushed: 1/0 = inf, which the blow-up check
+ * catches). A pair's r2 is never near those ranges; the branch cost the
+ * force kernels six instructions per pair.
+ */
+static MD_INLINE float md_rcp_f(float x)
+{
+#ifdef __CUDA_ARCH__
+	float r, e;
+
+	asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+	e = __fmaf_rn(x, r, -1.0f);
+	return __fmaf_rn(r, -e, r);
+#else
+	return 1.0f / x;
+#endif
+}
+
 #define MD_REAL double
 #define MD_SFX(name) name##_d
 #define MD_SQRT sqrt
+#define MD_RCP(x) (1.0 / (x))
 #include "md_pair_impl.h"
 #undef MD_REAL
 #undef MD_SFX
 #undef MD_SQRT
+#undef MD_RCP
 
 #define MD_REAL float
 #define MD_SFX(name) name##_f
 #define MD_SQRT sqrtf
+#define MD_RCP(x) md_rcp_f(x)
 #include "md_pair_impl.h"
 #undef MD_REAL
 #undef MD_SFX
 #undef MD_SQRT
+#undef MD_RCP
 
 /*
  * md_lj_coeff_init_d - fill the coefficients of one type pair.

@@ -11,16 +11,17 @@
 
 #include "gpu_common.cuh"
 
+
 /*
  * Particles [first, n): group g handles particle first + g, for
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
- * same number of times, so shuffles see full groups.
+ * same number of times, so shuffles see full groups. EFLAG: accumulate
+ * energy and virial (a thermo step).
  */
-template <bool TYPED>
-static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
+template <bool TYPED, bool EFLAG, int SMALL>
+static __device__ __forceinline__ void gpu_register_loop(const gpu_sys &s,
 							 int tpp, int first,
-							 int g0, int gstride,
-							 const float4 *sh, int eflag)
+							 int g0, int gstride)
 {
 	const int sub = threadIdx.x & (tpp - 1);
 	const int count = s.n - first;
@@ -33,23 +34,24 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		const int i = first + (act ? g : 0);
 		const float4 ci = s.xc[i];
 		const int nn = act ? s.nn[i] : 0;
-		const int *row = s.nl + (size_t)i * s.stride;
+		const int *row = s.nl + gpu_nl_row(s.stride, i);
+		const float4 *xc = s.xc;
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k = sub;
-		int en = k < nn ? __ldg(row + k) : i;
-		float4 cn = __ldg(s.xc + (en & GPU_NL_INDEX_MASK));
+		int en = k < nn ? __ldg(row + gpu_nl_off(k)) : i;
+		float4 cn = __ldg(xc + (unsigned)(en & GPU_NL_INDEX_MASK));
 
 		while (k < nn) {
-			float4 cj = cn;
-			int ej = en;
+			const float4 cj = cn;
+			const int ej = en;
 
 			k += tpp;
 			if (k < nn) {	/* prefetch the next neighbour */
-				en = __ldg(row + k);
-				cn = __ldg(s.xc + (en & GPU_NL_INDEX_MASK));
+				en = __ldg(row + gpu_nl_off(k));
+				cn = __ldg(xc + (unsigned)(en & GPU_NL_INDEX_MASK));
 			}
-			gpu_pair_accum_xc<TYPED>(s, ci, cj, ej, sh, f, e, w);
+			gpu_pair_accum_xc<TYPED, EFLAG, SMALL>(s, ci, cj, ej, f, e, w);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);
@@ -58,9 +60,21 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		}
 		if (act && sub == 0)
 			s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
-		if (eflag)
+		if (EFLAG)
 			gpu_acc_thermo(s, e, w);
 	}
+}
+
+/* The loop with the small-box test decided once, outside it. */
+template <bool TYPED, bool EFLAG>
+static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
+							 int tpp, int first,
+							 int g0, int gstride)
+{
+	if (s.small_box)
+		gpu_register_loop<TYPED, EFLAG, 1>(s, tpp, first, g0, gstride);
+	else
+		gpu_register_loop<TYPED, EFLAG, 0>(s, tpp, first, g0, gstride);
 }
 
 #endif

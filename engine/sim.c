@@ -177,7 +177,7 @@ int md_sim_init(md_sim *sim, const md_config *cfg, FILE *out)
 	}
 	if (kind != MD_BACKEND_CPU && sim->st.n >= MD_GPU_MAX_PARTICLES) {
 		if (kind == MD_BACKEND_CUDA) {
-			fprintf(stderr, "mdsim: %s: [system] %d particles: the cuda backend takes at most %d (27-bit neighbour-list indices)\n",
+			fprintf(stderr, "mdsim: %s: [system] %d particles: the cuda backend takes at most %d\n",
 				cfg->path, sim->st.n, MD_GPU_MAX_PARTICLES - 1);
 			return MD_EXIT_INPUT;
 		}

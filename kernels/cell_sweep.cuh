@@ -6,14 +6,14 @@
  * no neighbour list). Requires cells of edge >= rc + skin built at the last
  * rebuild (particles have moved less than skin/2 since).
  *
- * Candidates are the cell-relative float positions xc (type in w), moved
- * into the frame of the swept cell by the shift of their cell offset when
- * they are staged, so the pair loop is float only: 3 subtractions and the
- * squared distance. The double minimum image in the loop (16 fp64
- * operations per candidate) made the build fp64-bound: 1.59 ms per build
- * of 1M particles before (bench/RESULTS.md).
+ * Candidates are the fixed-point positions xq (type in w; gpu_common.cuh),
+ * so the pair loop has no fp64 and no periodic shift: 3 integer
+ * differences, their float conversion and the squared distance. The
+ * double minimum image in the loop (16 fp64 operations per candidate) made
+ * the build fp64-bound: 1.59 ms per build of 1M particles before
+ * (bench/RESULTS.md).
  *
- * Shared layout: per warp, 32 float4. Each lane writes its own 16 bytes
+ * Shared layout: per warp, 32 int4. Each lane writes its own 16 bytes
  * (a quarter-warp per wavefront, no conflicts); in the loop every lane
  * reads the same element (a broadcast), so the layout is conflict-free.
  *
@@ -62,12 +62,11 @@ static __device__ __forceinline__ void list_flush(int *dst, const int *slots,
 	d[1] = make_int4(q[128], q[160], q[192], q[224]);
 }
 
-/* SMALL: as in gpu_sep_xc() (the list kernel passes 0 or 1). */
-template <bool TYPED, int MODE, int SMALL = -1>
+template <bool TYPED, int MODE>
 static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						      int eflag)
 {
-	__shared__ float4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
+	__shared__ int4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
 	/* list mode: each lane's ring of entries */
 	__shared__ int sbuf[GPU_WARPS_PER_CELL_BLOCK][16][32];
 	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -83,7 +82,7 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 	for (int base = first; base < last; base += 32) {
 		const int i = base + lane;
 		const bool act = i < last;
-		const float4 ci = s.xc[act ? i : first];
+		const int4 ci = s.xq[act ? i : first];
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int cnt = 0;
@@ -97,16 +96,13 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 			int nz = (cc[2] + dz + s.nc[2]) % s.nc[2];
 			int cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
 			int js = s.cell_start[cj], je = s.cell_start[cj + 1];
-			const int k27 = (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
-			/* list entries carry the cell offset (gpu_common.cuh) */
-			const int code = k27 << GPU_NL_SHIFT_BITS;
 
 			for (int t = js; t < je; t += 32) {
 				int m = min(32, je - t);
 
 				__syncwarp();
-				if (lane < m)	/* into the frame of cell c */
-					sp[warp][lane] = gpu_code_shifted(s, s.xc[t + lane], code);
+				if (lane < m)
+					sp[warp][lane] = s.xq[t + lane];
 				__syncwarp();
 				if (!act)
 					continue;
@@ -116,9 +112,9 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 
 						if (t + k == i)
 							continue;
-						r = gpu_sep_xc(s, ci, sp[warp][k]);
-						gpu_pair_eval<TYPED>(s, r.x, r.y, r.z, (int)ci.w,
-								     (int)sp[warp][k].w, f, e, w);
+						r = gpu_sep_q(s, ci, sp[warp][k]);
+						gpu_pair_eval<TYPED>(s, r.x, r.y, r.z, ci.w,
+								     sp[warp][k].w, f, e, w);
 					}
 				} else {
 					/* list: groups of candidates; beyond m they are stale
@@ -130,12 +126,12 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						for (int u = 0; u < GPU_LIST_GROUP; u++) {
 							const int k = k0 + u, j = t + k;
 							const float3 r =
-								gpu_sep_xc<SMALL>(s, ci, sp[warp][k]);
+								gpu_sep_q(s, ci, sp[warp][k]);
 							/* & not &&: no branch around the test */
 							const bool hit = (j != i) & (k < m) &
 								(r.x * r.x + r.y * r.y + r.z * r.z < s.rlist2f);
 
-							slots[(cnt & 15) * 32] = j | code;
+							slots[(cnt & 15) * 32] = j;
 							cnt += hit;
 						}
 						/* a sector complete? */

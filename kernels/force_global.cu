@@ -20,7 +20,7 @@ __global__ void k_force_global(gpu_sys s, int eflag)
 		int k, nn = s.nn[i];
 
 		for (k = 0; k < nn; k++) {
-			double4_32a xj = s.x[row[gpu_nl_off(k)] & GPU_NL_INDEX_MASK];
+			double4_32a xj = s.x[row[gpu_nl_off(k)]];
 
 			gpu_pair_accum<TYPED>(s, xi, xj.x, xj.y, xj.z, xj.w, f, e, w);
 		}

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include "../engine/md.h"
 
-/* Largest particle count + 1 of the cuda backend: 27-bit list indices. */
+/* Largest particle count + 1 of the cuda backend (int thread indices of up
+ * to 16 lanes per particle). */
 #define MD_GPU_MAX_PARTICLES (1 << 27)
 
 #ifdef __cplusplus

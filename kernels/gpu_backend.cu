@@ -514,7 +514,7 @@ static void gpu_destroy(md_backend *b)
 	s = &c->s;
 	destroy_graphs(c);
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
-	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img); cudaFree(s->xc);
+	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img); cudaFree(s->xq);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
@@ -651,13 +651,12 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		s->nc[d] = (int)(st->box[d] / rl);
 		if (s->nc[d] < 1)
 			s->nc[d] = 1;
-		s->cedge[d] = s->dbox[d] / s->nc[d];
-		s->cedgef[d] = (float)s->cedge[d];
+		s->qscale[d] = 4294967296.0 / st->box[d];
+		s->qunit[d] = (float)(st->box[d] / 4294967296.0);
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
-	s->small_box = s->nc[0] < 3 || s->nc[1] < 3 || s->nc[2] < 3;
 	if (n >= GPU_MAX_PARTICLES) {
-		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d (27-bit list indices)\n",
+		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d\n",
 			n, GPU_MAX_PARTICLES);
 		return MD_EXIT_INPUT;
 	}
@@ -666,7 +665,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->stride = (est + 31) / 32 * 32;
 
 	/* memory estimate before allocating: say so instead of failing later.
-	 * Per particle: x, v, x0, xt, vt (double4); f, xc (float4); img, imgt
+	 * Per particle: x, v, x0, xt, vt (double4); f (float4), xq (int4); img, imgt
 	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
 	 * the first download (3 x 3 doubles, 3 + 1 ints). */
 	need_bytes = (double)n * (5 * 32 + 2 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
@@ -678,7 +677,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		return MD_EXIT_INPUT;
 	}
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
-	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n); DALLOC(s->xc, n);
+	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n); DALLOC(s->xq, n);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
@@ -1067,8 +1066,7 @@ extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
 		 sizeof(int) * GPU_NL_BLOCK * c->s.stride, cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
 	for (k = 0; k < nn && k < max; k++)
-		out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)] &
-			    GPU_NL_INDEX_MASK];
+		out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)]];
 	free(row);
 	free(id);
 	return nn;

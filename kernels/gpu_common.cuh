@@ -10,19 +10,17 @@
  * 3e-5 relative errors into the forces and triples the NVE energy drift
  * over 100,000 steps. So the separations come from either
  *  - the double positions x (global, shared, tiled strategies), or
- *  - xc, float positions relative to the origin of the particle's cell at
- *    the last rebuild (|xc| < cell edge + skin/2 while the displacement
- *    check is on), plus the cell-to-cell shift of the pair, which the
- *    neighbour list carries (register and hybrid: half the gather bytes of
- *    double positions, no fp64 in the pair loop). The separation is then
- *    off by a few 1e-7 (3e-7 with 3+ cells per edge, 6e-7 with 2, against
- *    1.2e-7 for a rounded double separation): force errors against the CPU
- *    stay at 2-3e-6 and the NVE energy at the CPU's level (RESULTS.md).
+ *  - xq, fixed-point positions: x / L 2^32 wrapped to 32 bits per axis
+ *    (register and hybrid strategies, the list build). The separation is
+ *    an integer difference, whose wrap-around is the minimum image in any
+ *    box, converted to float and scaled by L / 2^32: rounded once to float
+ *    (relative 6e-8) plus the float rounding of L / 2^32, against 2e-7
+ *    absolute for the cell-relative float positions that came before
+ *    (bench/RESULTS.md). Half the gather bytes of double positions, no
+ *    fp64 and no periodic shift in the pair loop.
  * Particle order on the device is cell order (d_id maps to the original).
  * Neighbour list: full, up to `stride` entries per particle (a multiple of
- * 32), in blocks of 32 particles (layout below);
- * an entry is j | code << GPU_NL_SHIFT_BITS with code = the neighbour
- * cell offset (dx + 1) + 3 (dy + 1) + 9 (dz + 1), so j < 2^27.
+ * 32), in blocks of 32 particles (layout below); an entry is the index j.
  * Mixtures: x.w is the type; with ntypes > 1 each pair reads its
  * coefficients from the table ljt and each particle its dt/(2 m) from
  * hdtm_t. ntypes == 1 takes the single-type values (lj, hdtm) instead.
@@ -54,10 +52,8 @@
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
 #define GPU_SCAN_CELLS 256		/* cells per chunk of the cell-count scan */
 
-/* Neighbour-list entries: index in the low 27 bits, shift code above. */
-#define GPU_NL_SHIFT_BITS 27
-#define GPU_NL_INDEX_MASK ((1 << GPU_NL_SHIFT_BITS) - 1)
-#define GPU_MAX_PARTICLES (1 << GPU_NL_SHIFT_BITS)
+/* Particle count limit: thread indices of up to 16 lanes per particle fit an int. */
+#define GPU_MAX_PARTICLES (1 << 27)
 
 /*
  * Neighbour-list layout: blocks of GPU_NL_BLOCK = 32 particles, chunks of
@@ -105,8 +101,8 @@ typedef struct gpu_sys {
 	double dbox[3], dibox[3];
 	double rlist2;
 	float rlist2f;		/* float list test: rlist2 (1 + 1e-5)    */
-	double cedge[3];	/* cell edges dbox / nc                 */
-	float cedgef[3];	/* the same in float (list shifts)      */
+	double qscale[3];	/* 2^32 / L: fixed-point positions xq   */
+	float qunit[3];		/* L / 2^32 in float                    */
 	double skin_half2;	/* (skin/2)^2 */
 	long long every;
 	int check;
@@ -117,8 +113,7 @@ typedef struct gpu_sys {
 	const double *mass_t;	/* [ntypes] masses                     */
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
-	float4 *xc;		/* cell-relative position, w: type      */
-	int small_box;		/* some nc < 3: float minimum image too  */
+	int4 *xq;		/* fixed-point position, w: type        */
 	float4 *f;
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;
@@ -134,14 +129,15 @@ typedef struct gpu_sys {
 /* Entry 0 of particle i's list (see the layout above). */
 static __host__ __device__ __forceinline__ size_t gpu_nl_row(int stride, int i)
 {
-	return (size_t)(i / GPU_NL_BLOCK) * GPU_NL_BLOCK * stride +
-	       (size_t)(i % GPU_NL_BLOCK) * GPU_NL_CHUNK;
+	return (size_t)((unsigned)i / GPU_NL_BLOCK) * GPU_NL_BLOCK * stride +
+	       (size_t)((unsigned)i % GPU_NL_BLOCK) * GPU_NL_CHUNK;
 }
 
-/* Offset of entry k from entry 0 of its particle. */
-static __host__ __device__ __forceinline__ int gpu_nl_off(int k)
+/* Offset of entry k >= 0 from entry 0 of its particle. */
+static __host__ __device__ __forceinline__ unsigned gpu_nl_off(int k)
 {
-	return (k / GPU_NL_CHUNK) * (GPU_NL_BLOCK * GPU_NL_CHUNK) + k % GPU_NL_CHUNK;
+	return ((unsigned)k / GPU_NL_CHUNK) * (GPU_NL_BLOCK * GPU_NL_CHUNK) +
+	       (unsigned)k % GPU_NL_CHUNK;
 }
 
 /* Ints in a list of n particles of `stride` entries (whole blocks). */
@@ -295,72 +291,30 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 }
 
 /*
- * gpu_sep_xc - separation ci - pj in float, pj already shifted into the
- * frame of i's cell (gpu_code_shifted()); boxes of fewer than 3 cells
- * along an edge also take the float minimum image (small separations
- * there, so no precision is lost). SMALL: 1 or 0 when the caller knows
- * s.small_box (no test in its loop), -1 to test it here.
+ * gpu_sep_q - separation qi - qj of two fixed-point positions in float:
+ * the wrapped integer difference (the minimum image: |d| < L/2), rounded
+ * to float, times L / 2^32.
  */
-template <int SMALL = -1>
-static __device__ __forceinline__ float3 gpu_sep_xc(const gpu_sys &s,
-						    const float4 &ci,
-						    const float4 &pj)
+static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
+						   const int4 &qi,
+						   const int4 &qj)
 {
-	float dx = ci.x - pj.x, dy = ci.y - pj.y, dz = ci.z - pj.z;
-
-	if (SMALL > 0 || (SMALL < 0 && s.small_box)) {	/* all axes: harmless where nc >= 3 (|d| < L/2) */
-		dx -= s.box[0] * rintf(dx * s.ibox[0]);
-		dy -= s.box[1] * rintf(dy * s.ibox[1]);
-		dz -= s.box[2] * rintf(dz * s.ibox[2]);
-	}
-	return make_float3(dx, dy, dz);
+	return make_float3((float)(int)((unsigned)qi.x - (unsigned)qj.x) * s.qunit[0],
+			   (float)(int)((unsigned)qi.y - (unsigned)qj.y) * s.qunit[1],
+			   (float)(int)((unsigned)qi.z - (unsigned)qj.z) * s.qunit[2]);
 }
 
-
-/*
- * gpu_code_shifted - xc_j moved into the frame of particle i's cell by the
- * cell offset (ox, oy, oz) in {-1, 0, 1}^3 of the list code (code = (ox + 1)
- * + 3 (oy + 1) + 9 (oz + 1)): xc_j + o e, decoded with integer arithmetic.
- * This replaced a 27-entry shift table in shared memory, whose 16-byte
- * lookup per pair cost 18% of the force kernel's L1 wavefronts
- * (bench/RESULTS.md). o e is exact (o is -1, 0 or 1), so the result is the
- * rounded sum, as with the table. o in float: the bits of 2^23 + 2^22
- * plus (o + 1), minus (2^23 + 2^22 + 1).
- */
-static __device__ __forceinline__ float4 gpu_code_shifted(const gpu_sys &s,
-							  const float4 &cj,
-							  int entry)
+/* gpu_pair_accum_q - the pair of fixed-point positions qi, qj: gpu_sep_q(), then gpu_pair_eval(). */
+template <bool TYPED, bool EFLAG = true>
+static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
+							const int4 &qi,
+							const int4 &qj,
+							float3 &f, float &e,
+							float &w)
 {
-	const unsigned code = (unsigned)entry >> GPU_NL_SHIFT_BITS;
-	const unsigned q9 = (code * 57u) >> 9;		/* code / 9 for code < 27 */
-	const unsigned r9 = code - 9u * q9;
-	const unsigned q3 = (r9 * 11u) >> 5;		/* r9 / 3 for r9 < 9 */
-	const unsigned r3 = r9 - 3u * q3;
-	const float ox = __int_as_float(0x4B400000 + r3) - 12582913.f;
-	const float oy = __int_as_float(0x4B400000 + q3) - 12582913.f;
-	const float oz = __int_as_float(0x4B400000 + q9) - 12582913.f;
+	float3 d = gpu_sep_q(s, qi, qj);
 
-	return make_float4(__fmaf_rn(ox, s.cedgef[0], cj.x),
-			   __fmaf_rn(oy, s.cedgef[1], cj.y),
-			   __fmaf_rn(oz, s.cedgef[2], cj.z), cj.w);
-}
-
-/*
- * gpu_pair_accum_xc - particle i (cell-relative ci) and list entry `entry`
- * whose cell-relative position is cj: gpu_sep_xc() with the shift of the
- * entry's code, then gpu_pair_eval(). SMALL as in gpu_sep_xc().
- */
-template <bool TYPED, bool EFLAG = true, int SMALL = -1>
-static __device__ __forceinline__ void gpu_pair_accum_xc(const gpu_sys &s,
-							 const float4 &ci,
-							 const float4 &cj,
-							 int entry,
-							 float3 &f, float &e,
-							 float &w)
-{
-	float3 d = gpu_sep_xc<SMALL>(s, ci, gpu_code_shifted(s, cj, entry));
-
-	gpu_pair_eval<TYPED, EFLAG>(s, d.x, d.y, d.z, (int)ci.w, (int)cj.w, f, e, w);
+	gpu_pair_eval<TYPED, EFLAG>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w);
 }
 
 /* Cell coordinate along d of a wrapped position (as the binning does). */
@@ -373,17 +327,16 @@ static __device__ __forceinline__ int gpu_cell_of(const gpu_sys &s, double x,
 }
 
 /*
- * Cell-relative float position of x, relative to the origin of the cell of
- * the rebuild position x0 (the cell the list was built with).
+ * Fixed-point position of x: x / L 2^32 per axis, wrapped to 32 bits (so
+ * every periodic image of x gives the same), type in w.
  */
-static __device__ __forceinline__ float4 gpu_xc(const gpu_sys &s,
-						const double4_32a &x,
-						const double4_32a &x0)
+static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
+					      const double4_32a &x)
 {
-	return make_float4((float)(x.x - gpu_cell_of(s, x0.x, 0) * s.cedge[0]),
-			   (float)(x.y - gpu_cell_of(s, x0.y, 1) * s.cedge[1]),
-			   (float)(x.z - gpu_cell_of(s, x0.z, 2) * s.cedge[2]),
-			   (float)x.w);
+	return make_int4((int)(unsigned)(unsigned long long)__double2ll_rn(x.x * s.qscale[0]),
+			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.y * s.qscale[1]),
+			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.z * s.qscale[2]),
+			 (int)x.w);
 }
 
 /* Launches kernel<TYPED> with TYPED = s->ntypes > 1 (s: const gpu_sys *). */

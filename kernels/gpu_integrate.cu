@@ -9,7 +9,7 @@
 #include "md_rng.h"
 
 /*
- * Drift with the kicked velocity v, store the cell-relative float copy for
+ * Drift with the kicked velocity v, store the fixed-point copy for
  * the force kernels and decide on the rebuild (displacement since the last
  * build).
  */
@@ -22,7 +22,7 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 	x.y += s.dt * v.y;
 	x.z += s.dt * v.z;
 	s.x[i] = x;
-	s.xc[i] = gpu_xc(s, x, o);
+	s.xq[i] = gpu_xq(s, x);
 	if (s.check) {
 		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
 		double r2 = dx * dx + dy * dy + dz * dz;

@@ -8,7 +8,7 @@
  *
  * Sequence: zero counts -> bin (wrap into the box, count images, detect
  * blow-ups, cell index, rank in cell) -> exclusive scan of the counts ->
- * scatter into cell order -> copy back (and the cell-relative float
+ * scatter into cell order -> copy back (and the fixed-point
  * positions) -> neighbour list (warp per cell,
  * staged in shared memory) -> done. Order within a cell follows atomics,
  * so GPU runs are reproducible to round-off, not bit-for-bit.
@@ -67,7 +67,7 @@ __global__ void k_bin(gpu_sys s)
 			sh += 1.0;
 		}
 		im[d] += (int)sh;
-		cc[d] = gpu_cell_of(s, x[d], d);	/* as gpu_xc() finds it */
+		cc[d] = gpu_cell_of(s, x[d], d);	/* the cell of the wrapped position */
 	}
 	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
 	s.img[i] = make_int4(im[0], im[1], im[2], 0);
@@ -174,14 +174,12 @@ __global__ void k_copy_back(gpu_sys s)
 	x = s.xt[i];
 	s.x[i] = x;
 	s.x0[i] = x;
-	s.xc[i] = gpu_xc(s, x, x);
+	s.xq[i] = gpu_xq(s, x);
 	s.v[i] = s.vt[i];
 	s.img[i] = s.imgt[i];
 	s.id[i] = s.idt[i];
 }
 
-/* SMALL = s.small_box, a template so that the candidate loop has no test */
-template <int SMALL>
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
 k_build_list(gpu_sys s)
 {
@@ -189,7 +187,7 @@ k_build_list(gpu_sys s)
 
 	if (!rebuild_due(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep<false, GPU_SWEEP_LIST, SMALL>(s, c, 0);
+	gpu_cell_sweep<false, GPU_SWEEP_LIST>(s, c, 0);
 }
 
 __global__ void k_rebuild_done(gpu_sys s)
@@ -225,10 +223,7 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
-	if (s->small_box)
-		k_build_list<1><<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
-	else
-		k_build_list<0><<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
+	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
 	STAGE(4);
 	k_rebuild_done<<<1, 1, 0, st>>>(*s);
 #undef STAGE

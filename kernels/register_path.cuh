@@ -11,15 +11,14 @@
 
 #include "gpu_common.cuh"
 
-
 /*
  * Particles [first, n): group g handles particle first + g, for
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
  * same number of times, so shuffles see full groups. EFLAG: accumulate
  * energy and virial (a thermo step).
  */
-template <bool TYPED, bool EFLAG, int SMALL>
-static __device__ __forceinline__ void gpu_register_loop(const gpu_sys &s,
+template <bool TYPED, bool EFLAG>
+static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
 {
@@ -32,26 +31,25 @@ static __device__ __forceinline__ void gpu_register_loop(const gpu_sys &s,
 		const int g = gbase + (g0 % gpw);
 		const bool act = g < count;
 		const int i = first + (act ? g : 0);
-		const float4 ci = s.xc[i];
+		const int4 qi = s.xq[i];
 		const int nn = act ? s.nn[i] : 0;
 		const int *row = s.nl + gpu_nl_row(s.stride, i);
-		const float4 *xc = s.xc;
+		const int4 *xq = s.xq;
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k = sub;
 		int en = k < nn ? __ldg(row + gpu_nl_off(k)) : i;
-		float4 cn = __ldg(xc + (unsigned)(en & GPU_NL_INDEX_MASK));
+		int4 qn = __ldg(xq + en);
 
 		while (k < nn) {
-			const float4 cj = cn;
-			const int ej = en;
+			const int4 qj = qn;
 
 			k += tpp;
 			if (k < nn) {	/* prefetch the next neighbour */
 				en = __ldg(row + gpu_nl_off(k));
-				cn = __ldg(xc + (unsigned)(en & GPU_NL_INDEX_MASK));
+				qn = __ldg(xq + en);
 			}
-			gpu_pair_accum_xc<TYPED, EFLAG, SMALL>(s, ci, cj, ej, f, e, w);
+			gpu_pair_accum_q<TYPED, EFLAG>(s, qi, qj, f, e, w);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);
@@ -63,18 +61,6 @@ static __device__ __forceinline__ void gpu_register_loop(const gpu_sys &s,
 		if (EFLAG)
 			gpu_acc_thermo(s, e, w);
 	}
-}
-
-/* The loop with the small-box test decided once, outside it. */
-template <bool TYPED, bool EFLAG>
-static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
-							 int tpp, int first,
-							 int g0, int gstride)
-{
-	if (s.small_box)
-		gpu_register_loop<TYPED, EFLAG, 1>(s, tpp, first, g0, gstride);
-	else
-		gpu_register_loop<TYPED, EFLAG, 0>(s, tpp, first, g0, gstride);
 }
 
 #endif

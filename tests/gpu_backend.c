@@ -8,8 +8,8 @@
  * GPU.
  *
  * Tolerances: GPU forces are float32, from separations formed in double or
- * from cell-relative float positions (kernels/gpu_common.cuh), off by up to
- * ~6e-7. Bound used: even float absolute positions (off by 2e-6 at L = 34)
+ * from fixed-point positions (kernels/gpu_common.cuh), off by up to
+ * ~2e-7. Bound used: even float absolute positions (off by 2e-6 at L = 34)
  * change a pair force by about 13 * 2e-6 / r relative (r^-13 on the
  * repulsive side): 3e-5. Summed over ~55 pairs with mixed signs the
  * net force error stays below 1e-3 of the typical force; we assert

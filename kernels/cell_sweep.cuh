@@ -6,14 +6,21 @@
  * no neighbour list). Requires cells of edge >= rc + skin built at the last
  * rebuild (particles have moved less than skin/2 since).
  *
- * Candidates are the fixed-point positions xq (type in w; gpu_common.cuh),
- * so the pair loop has no fp64 and no periodic shift: 3 integer
- * differences, their float conversion and the squared distance. The
- * double minimum image in the loop (16 fp64 operations per candidate) made
- * the build fp64-bound: 1.59 ms per build of 1M particles before
- * (bench/RESULTS.md).
+ * Candidates come from the fixed-point positions xq (type in w;
+ * gpu_common.cuh), so the pair loop has no fp64 and no periodic shift.
+ * The force mode stages them as they are (gpu_sep_q() per pair). The list
+ * mode stages float positions relative to the cell's first particle (the
+ * wrapped integer difference, converted once per staged candidate), so
+ * that its candidate test is 3 float subtractions and the squared
+ * distance; the ~3e-7 rounding of those coordinates is covered by the
+ * test's margin below. Those coordinates lie within 2 cell edges of the
+ * reference, inside half the box only with 5 or more cells per edge;
+ * SMALL (s.small_box: fewer along some edge) adds the float minimum image
+ * to the difference. The double minimum image in the loop (16 fp64
+ * operations per candidate) made the build fp64-bound: 1.59 ms per build
+ * of 1M particles before (bench/RESULTS.md).
  *
- * Shared layout: per warp, 32 int4. Each lane writes its own 16 bytes
+ * Shared layout: per warp, 32 int4 (force) or float4 (list). Each lane writes its own 16 bytes
  * (a quarter-warp per wavefront, no conflicts); in the loop every lane
  * reads the same element (a broadcast), so the layout is conflict-free.
  *
@@ -62,11 +69,12 @@ static __device__ __forceinline__ void list_flush(int *dst, const int *slots,
 	d[1] = make_int4(q[128], q[160], q[192], q[224]);
 }
 
-template <bool TYPED, int MODE>
+template <bool TYPED, int MODE, int SMALL = 0>
 static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						      int eflag)
 {
 	__shared__ int4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
+	float4 *spf = reinterpret_cast<float4 *>(sp[threadIdx.x >> 5]);	/* list mode */
 	/* list mode: each lane's ring of entries */
 	__shared__ int sbuf[GPU_WARPS_PER_CELL_BLOCK][16][32];
 	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -83,6 +91,8 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 		const int i = base + lane;
 		const bool act = i < last;
 		const int4 ci = s.xq[act ? i : first];
+		const int4 qref = s.xq[first];
+		const float3 pi = gpu_sep_q(s, ci, qref);
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int cnt = 0;
@@ -101,8 +111,13 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 				int m = min(32, je - t);
 
 				__syncwarp();
-				if (lane < m)
+				if (lane < m && MODE == GPU_SWEEP_FORCE)
 					sp[warp][lane] = s.xq[t + lane];
+				if (lane < m && MODE == GPU_SWEEP_LIST) {
+					const float3 p = gpu_sep_q(s, s.xq[t + lane], qref);
+
+					spf[lane] = make_float4(p.x, p.y, p.z, 0.f);
+				}
 				__syncwarp();
 				if (!act)
 					continue;
@@ -125,11 +140,18 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 #pragma unroll
 						for (int u = 0; u < GPU_LIST_GROUP; u++) {
 							const int k = k0 + u, j = t + k;
-							const float3 r =
-								gpu_sep_q(s, ci, sp[warp][k]);
+							const float4 p = spf[k];
+							float rx = pi.x - p.x, ry = pi.y - p.y,
+							      rz = pi.z - p.z;
+
+							if (SMALL) {
+								rx -= s.box[0] * rintf(rx * s.ibox[0]);
+								ry -= s.box[1] * rintf(ry * s.ibox[1]);
+								rz -= s.box[2] * rintf(rz * s.ibox[2]);
+							}
 							/* & not &&: no branch around the test */
 							const bool hit = (j != i) & (k < m) &
-								(r.x * r.x + r.y * r.y + r.z * r.z < s.rlist2f);
+								(rx * rx + ry * ry + rz * rz < s.rlist2f);
 
 							slots[(cnt & 15) * 32] = j;
 							cnt += hit;

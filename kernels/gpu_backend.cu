@@ -655,6 +655,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		s->qunit[d] = (float)(st->box[d] / 4294967296.0);
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
+	s->small_box = s->nc[0] < 5 || s->nc[1] < 5 || s->nc[2] < 5;
 	if (n >= GPU_MAX_PARTICLES) {
 		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d\n",
 			n, GPU_MAX_PARTICLES);

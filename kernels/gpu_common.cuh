@@ -114,6 +114,7 @@ typedef struct gpu_sys {
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
 	int4 *xq;		/* fixed-point position, w: type        */
+	int small_box;		/* some nc < 5 (cell_sweep.cuh)         */
 	float4 *f;
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;

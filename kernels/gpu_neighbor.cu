@@ -180,6 +180,8 @@ __global__ void k_copy_back(gpu_sys s)
 	s.id[i] = s.idt[i];
 }
 
+/* SMALL = s.small_box, a template so that the candidate loop has no test */
+template <int SMALL>
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
 k_build_list(gpu_sys s)
 {
@@ -187,7 +189,7 @@ k_build_list(gpu_sys s)
 
 	if (!rebuild_due(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep<false, GPU_SWEEP_LIST>(s, c, 0);
+	gpu_cell_sweep<false, GPU_SWEEP_LIST, SMALL>(s, c, 0);
 }
 
 __global__ void k_rebuild_done(gpu_sys s)
@@ -223,7 +225,10 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
-	k_build_list<<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
+	if (s->small_box)
+		k_build_list<1><<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
+	else
+		k_build_list<0><<<gpu_cell_blocks(s), GPU_WARPS_PER_CELL_BLOCK * 32, 0, st>>>(*s);
 	STAGE(4);
 	k_rebuild_done<<<1, 1, 0, st>>>(*s);
 #undef STAGE

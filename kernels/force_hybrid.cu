@@ -27,8 +27,8 @@ k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp)
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;
 
-		gpu_register_path<TYPED, EFLAG>(s, tpp, s.cell_start[split_cell],
-						t / tpp, nthreads / tpp);
+		gpu_register_path<TYPED, EFLAG ? GPU_F_ENERGY : GPU_F_FORCE>(
+			s, tpp, s.cell_start[split_cell], t / tpp, nthreads / tpp);
 	}
 }
 

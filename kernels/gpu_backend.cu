@@ -37,8 +37,11 @@ typedef struct gpu_ctx {
 	double mass;
 	cudaStream_t stream;
 	cudaStream_t stream_body;	/* captures the conditional rebuild body */
-	cudaGraphExec_t g_multi, g_one, g_last;
+	/* per parity of the fixed-point buffers at the graph's start */
+	cudaGraphExec_t g_multi[2], g_one[2], g_last[2];
 	int graphs_ok, use_cond;
+	int4 *xqbuf[2];		/* s.xq = xqbuf[parity], s.xq_w the other */
+	int parity;
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
 	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
@@ -117,12 +120,30 @@ extern "C" int gpu_probe(int id, char *name, size_t len)
 
 /* --- the step ------------------------------------------------------------- */
 
-static void enqueue_force(gpu_ctx *c, int eflag)
+/* out: GPU_F_* */
+static void enqueue_force(gpu_ctx *c, int out)
 {
-	if (eflag)
+	if (out == GPU_F_ENERGY)
 		gpu_enqueue_zero_acc(&c->s, c->stream);
-	gpu_strategies[c->strategy].launch(&c->s, &c->launch[c->strategy], eflag,
+	gpu_strategies[c->strategy].launch(&c->s, &c->launch[c->strategy], out,
 					   c->stream);
+}
+
+static void set_parity(gpu_ctx *c, int p)
+{
+	c->parity = p;
+	c->s.xq = c->xqbuf[p];
+	c->s.xq_w = c->xqbuf[1 - p];
+}
+
+/*
+ * Whether a middle step is one force launch that also kicks and drifts
+ * (NVE on a strategy that can): the drifted positions go to the other
+ * buffer, which the next step reads (the parity flips).
+ */
+static int fused_steps(const gpu_ctx *c)
+{
+	return gpu_strategies[c->strategy].kick_drift && !c->s.lgv_on && !c->s.nh_on;
 }
 
 /*
@@ -201,8 +222,13 @@ static void enqueue_kick_drift(gpu_ctx *c)
 static void enqueue_middle(gpu_ctx *c, int in_capture)
 {
 	enqueue_rebuild(c, in_capture);
-	enqueue_force(c, 0);
-	enqueue_kick_drift(c);
+	if (fused_steps(c)) {
+		enqueue_force(c, GPU_F_KICK_DRIFT);
+		set_parity(c, 1 - c->parity);
+	} else {
+		enqueue_force(c, GPU_F_FORCE);
+		enqueue_kick_drift(c);
+	}
 }
 
 static void enqueue_last(gpu_ctx *c, int in_capture)
@@ -220,18 +246,27 @@ static void destroy_graphs(gpu_ctx *c)
 {
 	if (!c->graphs_ok)
 		return;
-	cudaGraphExecDestroy(c->g_multi);
-	cudaGraphExecDestroy(c->g_one);
-	cudaGraphExecDestroy(c->g_last);
+	for (int p = 0; p < 2; p++) {
+		cudaGraphExecDestroy(c->g_multi[p]);
+		cudaGraphExecDestroy(c->g_one[p]);
+		cudaGraphExecDestroy(c->g_last[p]);
+	}
 	c->graphs_ok = 0;
 }
 
-static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last)
+/*
+ * The graph of nmiddle middle steps [and the last step] starting with the
+ * fixed-point buffers at parity p; the host's parity is left as it was
+ * (capturing runs nothing).
+ */
+static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last, int p)
 {
 	cudaGraph_t g;
 	cudaGraphExec_t ex;
+	const int p_host = c->parity;
 	int k;
 
+	set_parity(c, p);
 	GPU_CHECK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal));
 	for (k = 0; k < nmiddle; k++)
 		enqueue_middle(c, 1);
@@ -240,6 +275,7 @@ static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last)
 	GPU_CHECK(cudaStreamEndCapture(c->stream, &g));
 	GPU_CHECK(cudaGraphInstantiate(&ex, g, 0));
 	GPU_CHECK(cudaGraphDestroy(g));
+	set_parity(c, p_host);
 	return ex;
 }
 
@@ -248,9 +284,11 @@ static void ensure_graphs(gpu_ctx *c)
 {
 	if (c->graphs_ok)
 		return;
-	c->g_multi = capture(c, GRAPH_STEPS, 0);
-	c->g_one = capture(c, 1, 0);
-	c->g_last = capture(c, 0, 1);
+	for (int p = 0; p < 2; p++) {
+		c->g_multi[p] = capture(c, GRAPH_STEPS, 0, p);
+		c->g_one[p] = capture(c, 1, 0, p);
+		c->g_last[p] = capture(c, 0, 1, p);
+	}
 	c->graphs_ok = 1;
 }
 
@@ -367,15 +405,18 @@ static int gpu_run(md_backend *b, long nsteps)
 			left -= k;
 		}
 		ensure_graphs(c);
+		static_assert(GRAPH_STEPS % 2 == 0, "g_multi keeps the parity");
 		while (left > GRAPH_STEPS) {
-			GPU_CHECK(cudaGraphLaunch(c->g_multi, c->stream));
+			GPU_CHECK(cudaGraphLaunch(c->g_multi[c->parity], c->stream));
 			left -= GRAPH_STEPS;
 		}
 		while (left > 1) {
-			GPU_CHECK(cudaGraphLaunch(c->g_one, c->stream));
+			GPU_CHECK(cudaGraphLaunch(c->g_one[c->parity], c->stream));
+			if (fused_steps(c))
+				set_parity(c, 1 - c->parity);
 			left--;
 		}
-		GPU_CHECK(cudaGraphLaunch(c->g_last, c->stream));
+		GPU_CHECK(cudaGraphLaunch(c->g_last[c->parity], c->stream));
 		read_status(c);
 		if (c->h_status->halt) {
 			rc = recover(c, 1);
@@ -514,7 +555,8 @@ static void gpu_destroy(md_backend *b)
 	s = &c->s;
 	destroy_graphs(c);
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
-	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img); cudaFree(s->xq);
+	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
+	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
@@ -666,10 +708,10 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->stride = (est + 31) / 32 * 32;
 
 	/* memory estimate before allocating: say so instead of failing later.
-	 * Per particle: x, v, x0, xt, vt (double4); f (float4), xq (int4); img, imgt
+	 * Per particle: x, v, x0, xt, vt (double4); f (float4), 2 xq (int4); img, imgt
 	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
 	 * the first download (3 x 3 doubles, 3 + 1 ints). */
-	need_bytes = (double)n * (5 * 32 + 2 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
+	need_bytes = (double)n * (5 * 32 + 3 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
 		     (double)s->ncell * 8;
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -678,7 +720,9 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		return MD_EXIT_INPUT;
 	}
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
-	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n); DALLOC(s->xq, n);
+	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n);
+	DALLOC(c->xqbuf[0], n); DALLOC(c->xqbuf[1], n);
+	set_parity(c, 0);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);

@@ -114,6 +114,8 @@ typedef struct gpu_sys {
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
 	double4_32a *x, *v, *x0, *xt, *vt;
 	int4 *xq;		/* fixed-point position, w: type        */
+	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
+				 * force kernel drifts into it          */
 	int small_box;		/* some nc < 5 (cell_sweep.cuh)         */
 	float4 *f;
 	int4 *img, *imgt;
@@ -154,14 +156,24 @@ typedef struct gpu_launch {
 	float hybrid_ratio;	/* fraction of cells on the shared path */
 } gpu_launch;
 
-/* A force strategy: launch on stream; eflag: accumulate pe and virial. */
+/*
+ * What a force launch produces: forces (GPU_F_FORCE), forces and the pe
+ * and virial sums (GPU_F_ENERGY, a thermo step), or (GPU_F_KICK_DRIFT,
+ * NVE, strategies whose table row says so) no stored forces but the NVE
+ * kick-drift that completes the step, the drifted fixed-point positions
+ * going to s.xq_w while s.xq is read: one launch per middle step.
+ */
+enum { GPU_F_FORCE = 0, GPU_F_ENERGY = 1, GPU_F_KICK_DRIFT = 2 };
+
+/* A force strategy: launch on stream; out: GPU_F_*. */
 typedef void (*gpu_force_fn)(const gpu_sys *s, const gpu_launch *l,
-			     int eflag, cudaStream_t stream);
+			     int out, cudaStream_t stream);
 
 typedef struct gpu_strategy {
 	const char *name;
 	gpu_force_fn launch;
 	int tune;		/* MD_TUNE_* flags                      */
+	int kick_drift;		/* takes GPU_F_KICK_DRIFT               */
 } gpu_strategy;
 
 extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
@@ -366,6 +378,25 @@ static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 		else							\
 			kernel<false, false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
 		GPU_CHECK_LAUNCH();					\
+	} while (0)
+
+/* The same for kernels templated on <TYPED, int OUT> (out: GPU_F_*). */
+#define GPU_LAUNCH_TYPED_OUT(kernel, s, out, grid, block, shm, stream, ...) \
+	do {								\
+		if ((out) == GPU_F_KICK_DRIFT)				\
+			GPU_LAUNCH_TYPED_1(kernel, GPU_F_KICK_DRIFT, s, grid, block, shm, stream, __VA_ARGS__); \
+		else if ((out) == GPU_F_ENERGY)				\
+			GPU_LAUNCH_TYPED_1(kernel, GPU_F_ENERGY, s, grid, block, shm, stream, __VA_ARGS__); \
+		else							\
+			GPU_LAUNCH_TYPED_1(kernel, GPU_F_FORCE, s, grid, block, shm, stream, __VA_ARGS__); \
+		GPU_CHECK_LAUNCH();					\
+	} while (0)
+#define GPU_LAUNCH_TYPED_1(kernel, out, s, grid, block, shm, stream, ...) \
+	do {								\
+		if ((s)->ntypes > 1)					\
+			kernel<true, out><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else							\
+			kernel<false, out><<<grid, block, shm, stream>>>(__VA_ARGS__); \
 	} while (0)
 
 /* Cell coordinates of linear cell c and the stencil bounds. */

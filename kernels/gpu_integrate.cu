@@ -7,49 +7,12 @@
  */
 #include "gpu_common.cuh"
 #include "md_rng.h"
-
-/*
- * Drift with the kicked velocity v, store the fixed-point copy for
- * the force kernels and decide on the rebuild (displacement since the last
- * build).
- */
-static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
-						       double4_32a v)
-{
-	double4_32a x = s.x[i], o = s.x0[i];
-
-	x.x += s.dt * v.x;
-	x.y += s.dt * v.y;
-	x.z += s.dt * v.z;
-	s.x[i] = x;
-	s.xq[i] = gpu_xq(s, x);
-	if (s.check) {
-		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
-		double r2 = dx * dx + dy * dy + dz * dz;
-
-		if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
-			s.st->rebuild = 1;
-	}
-}
-
-/* Counts steps since the last build for the fixed-interval rebuild. */
-static __device__ __forceinline__ void count_since(const gpu_sys &s)
-{
-	long long since = ++s.st->since;
-
-	if (s.every > 0 && since >= s.every)
-		s.st->rebuild = 1;
-}
+#include "verlet_step.cuh"
 
 static __device__ __forceinline__ double4_32a kick(const gpu_sys &s, int i,
 						   double4_32a v, double h)
 {
-	float4 f = s.f[i];
-
-	v.x += h * f.x;
-	v.y += h * f.y;
-	v.z += h * f.z;
-	return v;
+	return kick_f(v, h, s.f[i]);
 }
 
 /*
@@ -175,7 +138,7 @@ __global__ void k_integrate1(gpu_sys s)
 			v = langevin(s, i, v, s.st->step, 2u);
 		v = kick(s, i, v, gpu_hdtm(s, i));
 		s.v[i] = v;
-		drift_and_check(s, i, v);
+		drift_and_check(s, i, v, s.xq);
 	}
 }
 
@@ -204,11 +167,11 @@ __global__ void k_kick_drift(gpu_sys s)
 			v = langevin(s, i, v, n, 3u);
 			v = langevin(s, i, v, n + 1, 2u);
 			v = kick(s, i, v, h);
+			s.v[i] = v;
+			drift_and_check(s, i, v, s.xq);
 		} else {
-			v = kick(s, i, v, 2.0 * h);
+			nve_kick_drift(s, i, s.f[i], s.xq);
 		}
-		s.v[i] = v;
-		drift_and_check(s, i, v);
 	}
 	finish_step(s);
 }

@@ -10,14 +10,16 @@
 #define MD_REGISTER_PATH_CUH
 
 #include "gpu_common.cuh"
+#include "verlet_step.cuh"
 
 /*
  * Particles [first, n): group g handles particle first + g, for
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
- * same number of times, so shuffles see full groups. EFLAG: accumulate
- * energy and virial (a thermo step).
+ * same number of times, so shuffles see full groups. OUT: GPU_F_* (with
+ * GPU_F_KICK_DRIFT the particle's lane 0 kicks and drifts it with the
+ * force in its registers; the caller advances the step counters).
  */
-template <bool TYPED, bool EFLAG>
+template <bool TYPED, int OUT>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -26,6 +28,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 	const int count = s.n - first;
 	/* iterate in lock-step per warp: the bound is rounded up per warp */
 	const int gpw = 32 / tpp;
+	const bool EFLAG = OUT == GPU_F_ENERGY;
 
 	for (int gbase = g0 - (g0 % gpw); gbase < count; gbase += gstride) {
 		const int g = gbase + (g0 % gpw);
@@ -56,8 +59,14 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			f.y += __shfl_xor_sync(0xffffffffu, f.y, o);
 			f.z += __shfl_xor_sync(0xffffffffu, f.z, o);
 		}
-		if (act && sub == 0)
-			s.f[i] = make_float4(f.x, f.y, f.z, 0.f);
+		if (act && sub == 0) {
+			const float4 fi = make_float4(f.x, f.y, f.z, 0.f);
+
+			if (OUT == GPU_F_KICK_DRIFT)
+				nve_kick_drift(s, i, fi, s.xq_w);
+			else
+				s.f[i] = fi;
+		}
 		if (EFLAG)
 			gpu_acc_thermo(s, e, w);
 	}

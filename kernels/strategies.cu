@@ -1,6 +1,7 @@
 /*
  * strategies.cu - binds each row of the strategy table (strategies.h) to
- * its launch function. Indexed by enum md_strategy.
+ * its launch function, and says which launches can also complete an NVE
+ * step (GPU_F_KICK_DRIFT). Indexed by enum md_strategy.
  */
 #include "gpu_common.cuh"
 
@@ -10,7 +11,14 @@ void gpu_force_register(const gpu_sys *, const gpu_launch *, int, cudaStream_t);
 void gpu_force_hybrid(const gpu_sys *, const gpu_launch *, int, cudaStream_t);
 void gpu_force_tiled(const gpu_sys *, const gpu_launch *, int, cudaStream_t);
 
-#define GPU_STRATEGY_ROW(name, desc, tune) { #name, gpu_force_##name, tune },
+#define GPU_KICK_DRIFT_global   0
+#define GPU_KICK_DRIFT_shared   0
+#define GPU_KICK_DRIFT_register 1
+#define GPU_KICK_DRIFT_hybrid   0
+#define GPU_KICK_DRIFT_tiled    0
+
+#define GPU_STRATEGY_ROW(name, desc, tune) \
+	{ #name, gpu_force_##name, tune, GPU_KICK_DRIFT_##name },
 const gpu_strategy gpu_strategies[MD_STRAT_COUNT] = {
 	MD_STRATEGY_TABLE(GPU_STRATEGY_ROW)
 };

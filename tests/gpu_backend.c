@@ -455,7 +455,73 @@ START_TEST(test_nose_hoover_device)
 }
 END_TEST
 
-START_TEST(test_neighbor_sets)
+/*
+ * NVE chunks on the GPU: with `register` a middle step is one force launch
+ * that also kicks and drifts into the other fixed-point buffer (the parity
+ * flips each step), otherwise force then kick-drift. Runs of 7, 1, 2, 57
+ * and 3 steps mix chunk ends, the sampled ungraphed steps, the 16-step
+ * graph and single-step graphs of both parities; after 70 steps the
+ * positions and velocities must follow the CPU backend's, for `register`
+ * (fused) and `global` (separate kernels, double positions). Float forces
+ * (~1e-6 relative) diverge chaotically at T = 1.44: 1.4e-5 in x and 1.8e-4
+ * in v for `global` after 70 steps. The bound, 1e-4 and 1e-3, is far
+ * below what reading the wrong buffer would do (estimate: forces from
+ * positions one step old are off by dt v |grad F| ~ 8%, ~0.1 in x by
+ * step 70).
+ * 4,000 particles: 6 cells per edge (the list build's fast path).
+ */
+START_TEST(test_nve_chunks)
+{
+	static const long chunks[] = { 7, 1, 2, 57, 3 };
+	const md_backend_ops *ops;
+	md_backend cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, c;
+	int strat, k;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
+	liquid_state(&cfg, &st, 100);
+	state_copy(&c, &st);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, 70), 0);
+	cpu.ops->download(&cpu, &c, MD_F_X | MD_F_V);
+	for (strat = 0; strat < 2; strat++) {
+		md_backend gpu = { ops, NULL };
+		md_state g;
+		double dx, dv;
+
+		cfg.strategy = strat ? MD_STRAT_register : MD_STRAT_global;
+		state_copy(&g, &st);
+		ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
+		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
+			ck_assert_int_eq(ops->run(&gpu, chunks[k]), 0);
+		ops->download(&gpu, &g, MD_F_X | MD_F_V);
+		dx = max_diff(&g, &c, 0);
+		dv = max_diff(&g, &c, 1);
+		printf("  NVE in chunks 7+1+2+57+3, %s, 4,000 particles: vs CPU |dx| %.2e |dv| %.2e\n",
+		       md_strategy_names[cfg.strategy], dx, dv);
+		fflush(stdout);
+		ck_assert_int_eq(g.step, 70);
+		ck_assert_msg(dx < 1e-4 && dv < 1e-3, "%s: dx %g dv %g",
+			      md_strategy_names[cfg.strategy], dx, dv);
+		ops->destroy(&gpu);
+		md_state_free(&g);
+	}
+	cpu.ops->destroy(&cpu);
+	md_state_free(&c);
+	md_state_free(&st);
+}
+END_TEST
+
+/*
+ * The GPU's neighbour list against the CPU's for fcc cells^3 melted: 8
+ * gives 4 cells per edge (the list build's minimum-image path), 10 gives
+ * 6 (its fast path).
+ */
+static void neighbor_sets(int cells)
 {
 	const md_backend_ops *ops;
 	md_backend cpu = { &md_cpu_backend, NULL }, gpu = { NULL, NULL };
@@ -464,11 +530,9 @@ START_TEST(test_neighbor_sets)
 	int i, k, m, a[512], b[512], checked = 0;
 	double rl;
 
-	if (!test_gpu_present())
-		return;
 	ops = gpu_backend_ops();
 	gpu.ops = ops;
-	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_NONE);
+	test_config(&cfg, 0.8442, cells, 1.44, 2.5, MD_SHIFT_NONE);
 	liquid_state(&cfg, &st, 200);
 	rl = cfg.cutoff + cfg.skin;
 	state_copy(&s2, &st);
@@ -512,6 +576,14 @@ START_TEST(test_neighbor_sets)
 	ops->destroy(&gpu);
 	md_state_free(&st);
 	md_state_free(&s2);
+}
+
+START_TEST(test_neighbor_sets)
+{
+	if (!test_gpu_present())
+		return;
+	neighbor_sets(8);
+	neighbor_sets(10);
 }
 END_TEST
 
@@ -736,6 +808,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_langevin_device);
 	tcase_add_test(t, test_nose_hoover_device);
 	tcase_add_test(t, test_neighbor_sets);
+	tcase_add_test(t, test_nve_chunks);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_async_download);
 	tcase_add_test(t, test_nve_drift);

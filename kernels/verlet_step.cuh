@@ -1,0 +1,71 @@
+/*
+ * verlet_step.cuh - the per-particle pieces of velocity Verlet that more
+ * than one kernel runs: the drift with the rebuild check, the step counter
+ * for the fixed-interval rebuild, and the NVE kick-drift between two
+ * forces. Used by the integrators (gpu_integrate.cu) and by the register
+ * force kernel when it completes the step itself (GPU_F_KICK_DRIFT).
+ */
+#ifndef MD_VERLET_STEP_CUH
+#define MD_VERLET_STEP_CUH
+
+#include "gpu_common.cuh"
+
+/*
+ * Drift with the kicked velocity v, store the fixed-point copy for the
+ * force kernels into xq (s.xq, or the other buffer when the force kernel
+ * itself drifts: it still reads s.xq) and decide on the rebuild
+ * (displacement since the last build).
+ */
+static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
+						       double4_32a v, int4 *xq)
+{
+	double4_32a x = s.x[i], o = s.x0[i];
+
+	x.x += s.dt * v.x;
+	x.y += s.dt * v.y;
+	x.z += s.dt * v.z;
+	s.x[i] = x;
+	xq[i] = gpu_xq(s, x);
+	if (s.check) {
+		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
+		double r2 = dx * dx + dy * dy + dz * dz;
+
+		if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
+			s.st->rebuild = 1;
+	}
+}
+
+/* Counts steps since the last build for the fixed-interval rebuild. */
+static __device__ __forceinline__ void count_since(const gpu_sys &s)
+{
+	long long since = ++s.st->since;
+
+	if (s.every > 0 && since >= s.every)
+		s.st->rebuild = 1;
+}
+
+/* v + h f (h = dt/(2 m) for a half kick). */
+static __device__ __forceinline__ double4_32a kick_f(double4_32a v, double h,
+						     float4 f)
+{
+	v.x += h * f.x;
+	v.y += h * f.y;
+	v.z += h * f.z;
+	return v;
+}
+
+/*
+ * NVE: the second half kick of step k and the first of step k + 1 with
+ * the same force f (one full kick), then the drift into xq. Completes
+ * step k for particle i.
+ */
+static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
+						      float4 f, int4 *xq)
+{
+	double4_32a v = kick_f(s.v[i], 2.0 * gpu_hdtm(s, i), f);
+
+	s.v[i] = v;
+	drift_and_check(s, i, v, xq);
+}
+
+#endif

@@ -42,6 +42,7 @@ typedef struct gpu_ctx {
 	int graphs_ok, use_cond;
 	int4 *xqbuf[2];		/* s.xq = xqbuf[parity], s.xq_w the other */
 	int parity;
+	cudaGraphConditionalHandle pending_cond;	/* capture: next IF handle, 0: none */
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
 	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
@@ -146,11 +147,27 @@ static int fused_steps(const gpu_ctx *c)
 	return gpu_strategies[c->strategy].kick_drift && !c->s.lgv_on && !c->s.nh_on;
 }
 
+/* A new IF handle in the graph being captured on c->stream (default 0). */
+static cudaGraphConditionalHandle new_cond(gpu_ctx *c)
+{
+	cudaStreamCaptureStatus cs;
+	cudaGraph_t graph;
+	cudaGraphConditionalHandle h;
+
+	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, NULL,
+					   NULL, NULL));
+	GPU_CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0,
+						   cudaGraphCondAssignDefault));
+	return h;
+}
+
 /*
  * The rebuild sequence. In a graph with conditional nodes it is an IF node
- * whose body runs only when the GPU decided on a rebuild (k_decide), so a
- * step without rebuild costs no launches for it; elsewhere the guarded
- * kernels are enqueued and return at once when no rebuild is due.
+ * whose body runs only when a rebuild is due, so a step without rebuild
+ * costs no launches for it. Its condition is set by k_decide, or, when the
+ * previous step of the same graph made the handle (c->pending_cond), by
+ * that step's kernels themselves (request_rebuild()). Elsewhere the
+ * guarded kernels are enqueued and return at once when no rebuild is due.
  */
 static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 {
@@ -169,11 +186,13 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 		gpu_enqueue_rebuild(&c->s, c->stream);
 		return;
 	}
-	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, &deps,
-					   &edges, &nd));
-	GPU_CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0,
-						   cudaGraphCondAssignDefault));
-	gpu_enqueue_decide(&c->s, h, c->stream);
+	if (c->pending_cond) {
+		h = c->pending_cond;
+		c->pending_cond = 0;
+	} else {
+		h = new_cond(c);
+		gpu_enqueue_decide(&c->s, h, c->stream);
+	}
 	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, &deps,
 					   &edges, &nd));
 	memset(buf, 0, sizeof(buf));
@@ -219,9 +238,12 @@ static void enqueue_kick_drift(gpu_ctx *c)
 	}
 }
 
-static void enqueue_middle(gpu_ctx *c, int in_capture)
+/* has_next: the captured graph goes on with another step */
+static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 {
 	enqueue_rebuild(c, in_capture);
+	if (in_capture && has_next && c->use_cond)
+		c->s.next_cond = new_cond(c);
 	if (fused_steps(c)) {
 		enqueue_force(c, GPU_F_KICK_DRIFT);
 		set_parity(c, 1 - c->parity);
@@ -229,6 +251,8 @@ static void enqueue_middle(gpu_ctx *c, int in_capture)
 		enqueue_force(c, GPU_F_FORCE);
 		enqueue_kick_drift(c);
 	}
+	c->pending_cond = c->s.next_cond;
+	c->s.next_cond = 0;
 }
 
 static void enqueue_last(gpu_ctx *c, int in_capture)
@@ -268,8 +292,9 @@ static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last, int p)
 
 	set_parity(c, p);
 	GPU_CHECK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal));
+	c->pending_cond = 0;
 	for (k = 0; k < nmiddle; k++)
-		enqueue_middle(c, 1);
+		enqueue_middle(c, 1, k + 1 < nmiddle || last);
 	if (last)
 		enqueue_last(c, 1);
 	GPU_CHECK(cudaStreamEndCapture(c->stream, &g));

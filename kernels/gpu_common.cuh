@@ -117,6 +117,9 @@ typedef struct gpu_sys {
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
 	int small_box;		/* some nc < 5 (cell_sweep.cuh)         */
+	/* in a step graph: the IF handle of the next step's rebuild, which
+	 * request_rebuild() sets (0: none, k_decide sets it) */
+	cudaGraphConditionalHandle next_cond;
 	float4 *f;
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;

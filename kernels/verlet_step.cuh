@@ -11,6 +11,18 @@
 #include "gpu_common.cuh"
 
 /*
+ * A rebuild before the next step: the status flag, and in a step graph
+ * the next step's IF condition directly (its default is 0 at each graph
+ * launch; any thread may set 1), so that step needs no k_decide launch.
+ */
+static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
+{
+	s.st->rebuild = 1;
+	if (s.next_cond)
+		cudaGraphSetConditional(s.next_cond, 1u);
+}
+
+/*
  * Drift with the kicked velocity v, store the fixed-point copy for the
  * force kernels into xq (s.xq, or the other buffer when the force kernel
  * itself drifts: it still reads s.xq) and decide on the rebuild
@@ -31,7 +43,7 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 		double r2 = dx * dx + dy * dy + dz * dz;
 
 		if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
-			s.st->rebuild = 1;
+			request_rebuild(s);
 	}
 }
 
@@ -41,7 +53,7 @@ static __device__ __forceinline__ void count_since(const gpu_sys &s)
 	long long since = ++s.st->since;
 
 	if (s.every > 0 && since >= s.every)
-		s.st->rebuild = 1;
+		request_rebuild(s);
 }
 
 /* v + h f (h = dt/(2 m) for a half kick). */

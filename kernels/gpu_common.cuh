@@ -9,9 +9,9 @@
  * was measured first: rounding coordinates of up to L = 34 to float puts
  * 3e-5 relative errors into the forces and triples the NVE energy drift
  * over 100,000 steps. So the separations come from either
- *  - the double positions x (global, shared, tiled strategies), or
+ *  - the double positions x (global and tiled strategies), or
  *  - xq, fixed-point positions: x / L 2^32 wrapped to 32 bits per axis
- *    (register and hybrid strategies, the list build). The separation is
+ *    (register, hybrid and shared strategies, the list build). The separation is
  *    an integer difference, whose wrap-around is the minimum image in any
  *    box, converted to float and scaled by L / 2^32: rounded once to float
  *    (relative 6e-8) plus the float rounding of L / 2^32, against 2e-7

@@ -13,10 +13,11 @@
  * wrapped integer difference, converted once per staged candidate), so
  * that its candidate test is 3 float subtractions and the squared
  * distance; the ~3e-7 rounding of those coordinates is covered by the
- * test's margin below. Those coordinates lie within 2 cell edges of the
- * reference, inside half the box only with 5 or more cells per edge;
- * SMALL (s.small_box: fewer along some edge) adds the float minimum image
- * to the difference. The double minimum image in the loop (16 fp64
+ * test's margin below. Those coordinates lie less than 2 cell edges from
+ * the reference (at a build every particle is in its cell), so with 4 or
+ * more cells per edge their integer differences do not wrap and the float
+ * difference is the minimum image; SMALL (s.small_box: fewer along some
+ * edge) adds the float minimum image to it. The double minimum image in the loop (16 fp64
  * operations per candidate) made the build fp64-bound: 1.59 ms per build
  * of 1M particles before (bench/RESULTS.md).
  *

@@ -6,6 +6,7 @@
  * The split is by cells (particles are in cell order), so the shared part
  * covers particles [0, cell_start[split]) and the register part the rest.
  */
+#include <limits.h>
 #include "gpu_common.cuh"
 #include "cell_sweep.cuh"
 #include "register_path.cuh"
@@ -43,6 +44,8 @@ void gpu_force_hybrid(const gpu_sys *s, const gpu_launch *l, int eflag,
 
 	if (split > s->ncell)
 		split = s->ncell;
+	if (rb > INT_MAX / HYB_BLOCK - sb)	/* thread indices are int (grid-stride covers the rest) */
+		rb = INT_MAX / HYB_BLOCK - sb;
 	GPU_LAUNCH_TYPED_E(k_force_hybrid, s, eflag, sb + rb, HYB_BLOCK, 0, st, *s,
 			   split, sb, l->tpp);
 }

@@ -3,12 +3,13 @@
  * as a CUDA graph, the autotuner, and the only host<->device copies (all
  * through gpu_copy(), which counts them).
  *
- * State is uploaded once at init. A step is integrate1 (which decides on
- * the GPU whether to rebuild), the rebuild sequence (empty launches when
- * no rebuild is due), the force strategy and integrate2. run() replays the
- * step graph and reads the 64-byte status block once at its end: that is
- * where a neighbour-list overflow is recovered (list grown, the halted step
- * finished) and a blow-up reported.
+ * State is uploaded once at init. A chunk of steps is integrate1, then
+ * middle steps [rebuild if the GPU decided so (a conditional graph node),
+ * force, kick-drift: in NVE with `register` one launch], then the last
+ * step [rebuild?, force with energies, integrate2] (see enqueue_first).
+ * run() replays the step graphs and reads the 64-byte status block once at
+ * its end: that is where a neighbour-list overflow is recovered (list
+ * grown, the halted step finished) and a blow-up reported.
  */
 #include "gpu_common.cuh"
 #include "gpu.h"
@@ -121,9 +122,14 @@ extern "C" int gpu_probe(int id, char *name, size_t len)
 
 /* --- the step ------------------------------------------------------------- */
 
-/* out: GPU_F_* */
+/* out: GPU_F_* (GPU_F_KICK_DRIFT only where the strategy's row allows) */
 static void enqueue_force(gpu_ctx *c, int out)
 {
+	if (out == GPU_F_KICK_DRIFT && !gpu_strategies[c->strategy].kick_drift) {
+		fprintf(stderr, "mdsim: internal error: %s cannot kick and drift\n",
+			gpu_strategies[c->strategy].name);
+		exit(MD_EXIT_SIM);
+	}
 	if (out == GPU_F_ENERGY)
 		gpu_enqueue_zero_acc(&c->s, c->stream);
 	gpu_strategies[c->strategy].launch(&c->s, &c->launch[c->strategy], out,
@@ -334,7 +340,13 @@ static int grow_list(gpu_ctx *c, int need)
 	return 0;
 }
 
-/* After a halt: report a blow-up, or grow the list and finish the step. */
+/*
+ * After a halt: report a blow-up, or grow the list and finish the step.
+ * The halted kernels did nothing, so the fixed-point buffer at the host's
+ * parity may be stale (halted NVE steps flip the parity without drifting):
+ * the forced rebuild regenerates it from the double positions
+ * (k_copy_back) before any force reads it.
+ */
 static int recover(gpu_ctx *c, int finish_step)
 {
 	gpu_status *h = c->h_status;
@@ -722,7 +734,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		s->qunit[d] = (float)(st->box[d] / 4294967296.0);
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
-	s->small_box = s->nc[0] < 5 || s->nc[1] < 5 || s->nc[2] < 5;
+	s->small_box = s->nc[0] < 4 || s->nc[1] < 4 || s->nc[2] < 4;
 	if (n >= GPU_MAX_PARTICLES) {
 		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d\n",
 			n, GPU_MAX_PARTICLES);
@@ -1132,10 +1144,14 @@ extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
 	gpu_copy(c, &nn, c->s.nn + i, sizeof(int), cudaMemcpyDeviceToHost);
 	/* the whole block of 32 particles holding i's entries */
 	row = (int *)malloc(sizeof(int) * GPU_NL_BLOCK * c->s.stride);
+	if (!row) {
+		free(id);
+		return -1;
+	}
 	gpu_copy(c, row, c->s.nl + gpu_nl_row(c->s.stride, i - i % GPU_NL_BLOCK),
 		 sizeof(int) * GPU_NL_BLOCK * c->s.stride, cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
-	for (k = 0; k < nn && k < max; k++)
+	for (k = 0; k < nn && k < max && k < c->s.stride; k++)
 		out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)]];
 	free(row);
 	free(id);

@@ -13,10 +13,12 @@
  *  - xq, fixed-point positions: x / L 2^32 wrapped to 32 bits per axis
  *    (register, hybrid and shared strategies, the list build). The separation is
  *    an integer difference, whose wrap-around is the minimum image in any
- *    box, converted to float and scaled by L / 2^32: rounded once to float
- *    (relative 6e-8) plus the float rounding of L / 2^32, against 2e-7
- *    absolute for the cell-relative float positions that came before
- *    (bench/RESULTS.md). Half the gather bytes of double positions, no
+ *    box, converted to float and scaled by L / 2^32: the fixed-point
+ *    quantum L / 2^32 per coordinate (4e-9 at L = 17, 5e-8 at L = 211, the
+ *    8M-particle box), then rounded once to float (relative 6e-8) plus
+ *    the float rounding of L / 2^32, against 2e-7 absolute for the
+ *    cell-relative float positions that came before (bench/RESULTS.md);
+ *    the quantum reaches that 2e-7 only at L = 860. Half the gather bytes of double positions, no
  *    fp64 and no periodic shift in the pair loop.
  * Particle order on the device is cell order (d_id maps to the original).
  * Neighbour list: full, up to `stride` entries per particle (a multiple of
@@ -52,7 +54,8 @@
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
 #define GPU_SCAN_CELLS 256		/* cells per chunk of the cell-count scan */
 
-/* Particle count limit: thread indices of up to 16 lanes per particle fit an int. */
+/* Particle count limit: thread indices of up to 16 lanes per particle fit
+ * an int (the hybrid launch also clamps its grid). */
 #define GPU_MAX_PARTICLES (1 << 27)
 
 /*
@@ -116,7 +119,7 @@ typedef struct gpu_sys {
 	int4 *xq;		/* fixed-point position, w: type        */
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
-	int small_box;		/* some nc < 5 (cell_sweep.cuh)         */
+	int small_box;		/* some nc < 4 (cell_sweep.cuh)         */
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */
 	cudaGraphConditionalHandle next_cond;

@@ -32,10 +32,11 @@ enum md_shift { MD_SHIFT_NONE = 0, MD_SHIFT_ENERGY = 1, MD_SHIFT_FORCE = 2 };
 /*
  * md_rcp_f - 1/x in float. On the device: the hardware reciprocal and one
  * Newton step, which is the fast path of the IEEE division 1.0f / x (the
- * same bits for every normal x), without its branch to the slow path for
- * denormal or huge x (flushed: 1/0 = inf, which the blow-up check
- * catches). A pair's r2 is never near those ranges; the branch cost the
- * force kernels six instructions per pair.
+ * same bits for normal x below 2^126), without its branch to the slow path
+ * for denormal or huge x (those flush: x = 0 gives NaN, as the forces of
+ * the IEEE path do too, and the blow-up check catches it). A pair's r2 is
+ * never near those ranges; the branch cost the force kernels six
+ * instructions per pair.
  */
 static MD_INLINE float md_rcp_f(float x)
 {

@@ -368,21 +368,25 @@ static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 		GPU_CHECK_LAUNCH();					\
 	} while (0)
 
+/* kernel<TYPED, second> with TYPED = s->ntypes > 1 (no launch check). */
+#define GPU_LAUNCH_TYPED_1(kernel, second, s, grid, block, shm, stream, ...) \
+	do {								\
+		if ((s)->ntypes > 1)					\
+			kernel<true, second><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		else							\
+			kernel<false, second><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+	} while (0)
+
 /*
  * The same for kernels templated on <TYPED, EFLAG> (EFLAG: the launch
  * accumulates energy and virial; eflag is an int).
  */
 #define GPU_LAUNCH_TYPED_E(kernel, s, eflag, grid, block, shm, stream, ...) \
 	do {								\
-		const bool typed_ = (s)->ntypes > 1;			\
-		if ((eflag) && typed_)					\
-			kernel<true, true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
-		else if (eflag)						\
-			kernel<false, true><<<grid, block, shm, stream>>>(__VA_ARGS__); \
-		else if (typed_)					\
-			kernel<true, false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+		if (eflag)						\
+			GPU_LAUNCH_TYPED_1(kernel, true, s, grid, block, shm, stream, __VA_ARGS__); \
 		else							\
-			kernel<false, false><<<grid, block, shm, stream>>>(__VA_ARGS__); \
+			GPU_LAUNCH_TYPED_1(kernel, false, s, grid, block, shm, stream, __VA_ARGS__); \
 		GPU_CHECK_LAUNCH();					\
 	} while (0)
 
@@ -396,13 +400,6 @@ static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 		else							\
 			GPU_LAUNCH_TYPED_1(kernel, GPU_F_FORCE, s, grid, block, shm, stream, __VA_ARGS__); \
 		GPU_CHECK_LAUNCH();					\
-	} while (0)
-#define GPU_LAUNCH_TYPED_1(kernel, out, s, grid, block, shm, stream, ...) \
-	do {								\
-		if ((s)->ntypes > 1)					\
-			kernel<true, out><<<grid, block, shm, stream>>>(__VA_ARGS__); \
-		else							\
-			kernel<false, out><<<grid, block, shm, stream>>>(__VA_ARGS__); \
 	} while (0)
 
 /* Cell coordinates of linear cell c and the stencil bounds. */

@@ -89,6 +89,7 @@ enum md_backend_kind */
 	double hybrid_ratio;	/* fraction of cells on the shared path */
 	int hybrid_ratio_given;	/* set by the user: the autotuner keeps it */
 	int autotune;
+	int persistent;		/* -1 auto, 0 off, 1 on: persistent NVE steps */
 	/* [output] */
 	char trajectory[512];	/* H5MD file, "" = no trajectory */
 	long traj_every;	/* steps between frames */

@@ -83,7 +83,8 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 
 /*
  * neighbor.autotune_skin: times the skins 0.2, 0.3, 0.4, 0.5 and the
- * configured one (those whose cut-off + skin fits the box twice, as the
+ * configured one, and each of them grown to the largest skin with the
+ * same cell grid (those whose cut-off + skin fits the box twice, as the
  * config check demands) on copies of the start state, with the backend's
  * own launch autotuner off, and keeps the fastest in sim->cfg.skin (the
  * configured one when every trial fails). Only with neighbor.check on: with
@@ -95,11 +96,11 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
  */
 static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 {
-	double cand[5] = { 0.2, 0.3, 0.4, 0.5, sim->cfg.skin };
+	double cand[10] = { 0.2, 0.3, 0.4, 0.5, sim->cfg.skin };
 	double best = sim->cfg.skin, best_rate = -1.0, lmin = sim->st.box[0];
 	double avail = cfg_host_available();
 	md_config c = sim->cfg;
-	int k, nc = 4, d;
+	int k, nc = 4, d, nbase;
 
 	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
 		if (!sim->cfg.quiet)
@@ -114,6 +115,31 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 		nc = 5;
 	for (d = 1; d < 3; d++)
 		lmin = fmin(lmin, sim->st.box[d]);
+	/* and each one grown to fill its cells: the cell grid of cut-off +
+	 * skin is floor(L / (rc + skin)) per axis, so every skin up to
+	 * L / that - rc has the same cells (the same candidates in the list
+	 * build) and rebuilds less often (32,000 LJ particles: 0.2 and 0.3
+	 * both give 11 cells per edge of 3.05, 0.299 would give 12 of 2.8) */
+	nbase = nc;
+	for (k = 0; k < nbase; k++) {
+		double fit = HUGE_VAL;
+		int j;
+
+		for (d = 0; d < 3; d++) {
+			double cells = floor(sim->st.box[d] / (c.cutoff + cand[k]));
+
+			if (cells >= 1.0)
+				fit = fmin(fit, sim->st.box[d] / cells);
+		}
+		/* rounded down to 4 decimals: the same cells, and a value that
+		 * can be set explicitly to rerun the choice */
+		fit = floor((fit - c.cutoff) * 1e4) / 1e4;
+		for (j = 0; j < nc; j++)
+			if (fabs(cand[j] - fit) < 1e-6)
+				break;
+		if (j == nc && fit > cand[k] && isfinite(fit))
+			cand[nc++] = fit;
+	}
 	c.autotune = 0;
 	c.quiet = 1;
 	for (k = 0; k < nc; k++) {
@@ -127,12 +153,12 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 		r = skin_rate(ops, &c, &sim->st);
 		if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
 			if (!sim->cfg.quiet)
-				fprintf(out, "autotune: skin %.3g skipped (its trial failed with exit code %d)\n",
+				fprintf(out, "autotune: skin %.6g skipped (its trial failed with exit code %d)\n",
 					c.skin, (int)-r);
 			continue;
 		}
 		if (!sim->cfg.quiet)
-			fprintf(out, "autotune: skin %.3g: %.1f steps/s\n", c.skin, r);
+			fprintf(out, "autotune: skin %.6g: %.1f steps/s\n", c.skin, r);
 		if (r > best_rate) {
 			best_rate = r;
 			best = c.skin;
@@ -141,7 +167,7 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	if (!sim->cfg.quiet && best_rate < 0.0)
 		fprintf(out, "autotune: no skin trial ran; skin %.3g kept\n", best);
 	else if (!sim->cfg.quiet)
-		fprintf(out, "autotune: skin %.3g chosen (fastest of the skins that fit the box)\n",
+		fprintf(out, "autotune: skin %.6g chosen (fastest of the skins that fit the box)\n",
 			best);
 	sim->cfg.skin = best;
 	return 0;

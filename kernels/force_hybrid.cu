@@ -17,13 +17,15 @@ template <bool TYPED, bool EFLAG>
 __global__ void __launch_bounds__(HYB_BLOCK)
 k_force_hybrid(gpu_sys s, int split_cell, int shared_blocks, int tpp)
 {
+	__shared__ int4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
+
 	if (gpu_halted(s))
 		return;
 	if ((int)blockIdx.x < shared_blocks) {
 		int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 		if (c < split_cell)
-			gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, EFLAG);
+			gpu_cell_sweep<TYPED>(s, c, EFLAG, sp[threadIdx.x >> 5]);
 	} else {
 		int t = (blockIdx.x - shared_blocks) * blockDim.x + threadIdx.x;
 		int nthreads = (gridDim.x - shared_blocks) * blockDim.x;

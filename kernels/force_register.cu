@@ -6,7 +6,7 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
-template <bool TYPED, int OUT>
+template <bool TYPED, int OUT, int BATCH>
 __global__ void k_force_register(gpu_sys s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -17,16 +17,41 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT>(s, tpp, 0, t / tpp,
+	gpu_register_path<TYPED, OUT, BATCH>(s, tpp, 0, t / tpp,
 				      gridDim.x * blockDim.x / tpp);
+}
+
+template <int OUT, int BATCH>
+static void launch(const gpu_sys *s, int grid, int block, int tpp,
+		   cudaStream_t st)
+{
+	if (s->ntypes > 1)
+		k_force_register<true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+	else
+		k_force_register<false, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+}
+
+template <int BATCH>
+static void launch_out(const gpu_sys *s, int out, int grid, int block, int tpp,
+		       cudaStream_t st)
+{
+	if (out == GPU_F_KICK_DRIFT)
+		launch<GPU_F_KICK_DRIFT, BATCH>(s, grid, block, tpp, st);
+	else if (out == GPU_F_ENERGY)
+		launch<GPU_F_ENERGY, BATCH>(s, grid, block, tpp, st);
+	else
+		launch<GPU_F_FORCE, BATCH>(s, grid, block, tpp, st);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int out,
 			cudaStream_t st)
 {
 	long threads = (long)s->n * l->tpp;
+	int grid = (int)((threads + l->block - 1) / l->block);
 
-	GPU_LAUNCH_TYPED_OUT(k_force_register, s, out,
-			     (int)((threads + l->block - 1) / l->block), l->block, 0,
-			     st, *s, l->tpp);
+	if (gpu_reg_batch(l->tpp) == 4)
+		launch_out<4>(s, out, grid, l->block, l->tpp, st);
+	else
+		launch_out<2>(s, out, grid, l->block, l->tpp, st);
+	GPU_CHECK_LAUNCH();
 }

@@ -12,11 +12,12 @@ template <bool TYPED>
 __global__ void __launch_bounds__(GPU_WARPS_PER_CELL_BLOCK * 32)
 k_force_shared(gpu_sys s, int eflag)
 {
+	__shared__ int4 sp[GPU_WARPS_PER_CELL_BLOCK][32];
 	int c = blockIdx.x * GPU_WARPS_PER_CELL_BLOCK + (threadIdx.x >> 5);
 
 	if (gpu_halted(s) || c >= s.ncell)
 		return;
-	gpu_cell_sweep<TYPED, GPU_SWEEP_FORCE>(s, c, eflag);
+	gpu_cell_sweep<TYPED>(s, c, eflag, sp[threadIdx.x >> 5]);
 }
 
 void gpu_force_shared(const gpu_sys *s, const gpu_launch *l, int eflag,

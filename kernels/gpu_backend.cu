@@ -42,6 +42,7 @@ typedef struct gpu_ctx {
 	cudaGraphExec_t g_multi[2], g_one[2], g_last[2];
 	int graphs_ok, use_cond;
 	int4 *xqbuf[2];		/* s.xq = xqbuf[parity], s.xq_w the other */
+	int persist_grid;	/* blocks of the persistent kernel, 0: off */
 	int parity;
 	cudaGraphConditionalHandle pending_cond;	/* capture: next IF handle, 0: none */
 	gpu_status *h_status;	/* pinned */
@@ -310,11 +311,34 @@ static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last, int p)
 	return ex;
 }
 
-/* Graphs bake pointers, strides and launch parameters: rebuilt on change. */
+/*
+ * Whether middle steps run in the persistent kernel (persist.cu): fused
+ * NVE steps of the register strategy, backend.persistent on, or auto and
+ * at most GPU_PERSIST_AUTO_MAX particles, and a device that launches it.
+ * Measured on the H200 (LJ, bench/RESULTS.md): persistent/graphs 1.11 at
+ * 32,000 particles, 1.06 at 131,072, 0.93 at 256,000, 0.86 at 1M.
+ */
+#define GPU_PERSIST_AUTO_MAX 180000
+static int want_persist(const gpu_ctx *c)
+{
+	return c->strategy == MD_STRAT_register &&
+	       (c->cfg.persistent == 1 ||
+		(c->cfg.persistent < 0 && c->s.n <= GPU_PERSIST_AUTO_MAX));
+}
+
+static int use_persist(const gpu_ctx *c)
+{
+	return c->persist_grid > 0 && fused_steps(c);
+}
+
+/* Graphs bake pointers, strides and launch parameters: rebuilt on change
+ * (and so is the persistent kernel's grid). */
 static void ensure_graphs(gpu_ctx *c)
 {
 	if (c->graphs_ok)
 		return;
+	c->persist_grid = want_persist(c) ?
+		gpu_persist_grid(&c->s, c->launch[c->strategy].tpp) : 0;
 	for (int p = 0; p < 2; p++) {
 		c->g_multi[p] = capture(c, GRAPH_STEPS, 0, p);
 		c->g_one[p] = capture(c, 1, 0, p);
@@ -442,6 +466,15 @@ static int gpu_run(md_backend *b, long nsteps)
 			left -= k;
 		}
 		ensure_graphs(c);
+		while (use_persist(c) && left > 1) {	/* all middle steps */
+			int k = left - 1 < (1 << 30) ? (int)(left - 1) : 1 << 30;
+
+			gpu_enqueue_persist(&c->s, c->launch[c->strategy].tpp, k,
+					    c->persist_grid, c->stream);
+			if (k & 1)
+				set_parity(c, 1 - c->parity);
+			left -= k;
+		}
 		static_assert(GRAPH_STEPS % 2 == 0, "g_multi keeps the parity");
 		while (left > GRAPH_STEPS) {
 			GPU_CHECK(cudaGraphLaunch(c->g_multi[c->parity], c->stream));
@@ -837,11 +870,18 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	write_status(c);
 	c->step0 = st->step;
 	memset(&c->stats, 0, sizeof(c->stats));
-	if (!cfg->quiet)
+	ensure_graphs(c);
+	if (!cfg->quiet) {
 		printf("GPU: %s, %d particles, %d x %d x %d cells, list stride %d, strategy %s (block %d, tpp %d, ratio %.2f)\n",
 		       c->gpu_name, n, s->nc[0], s->nc[1], s->nc[2], s->stride,
 		       gpu_strategies[c->strategy].name, c->launch[c->strategy].block,
 		       c->launch[c->strategy].tpp, c->launch[c->strategy].hybrid_ratio);
+		if (c->persist_grid)
+			printf("GPU: NVE steps in one persistent kernel (%d blocks; backend.persistent)\n",
+			       c->persist_grid);
+		else if (cfg->persistent == 1)
+			printf("GPU: backend.persistent = on needs the register strategy (and a device with cooperative launch): steps run in graphs\n");
+	}
 	return 0;
 }
 

@@ -119,7 +119,7 @@ typedef struct gpu_sys {
 	int4 *xq;		/* fixed-point position, w: type        */
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
-	int small_box;		/* some nc < 4 (cell_sweep.cuh)         */
+	int small_box;		/* some nc < 4 (list_build.cuh)         */
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */
 	cudaGraphConditionalHandle next_cond;
@@ -411,8 +411,6 @@ static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
 	cc[2] = c / (s.nc[0] * s.nc[1]);
 }
 
-/* Sweep modes of gpu_cell_sweep() (kernels/cell_sweep.cuh). */
-enum { GPU_SWEEP_LIST = 0, GPU_SWEEP_FORCE = 1 };
 
 /* Host side, implemented in gpu_neighbor.cu / gpu_integrate.cu. */
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
@@ -435,5 +433,8 @@ void gpu_enqueue_frame(const gpu_sys *s, unsigned fields, double *fx,
 		       double *fv, double *ff, int *fimg, int *ftype,
 		       cudaStream_t st);
 int gpu_cell_blocks(const gpu_sys *s);
+int gpu_persist_grid(const gpu_sys *s, int tpp);
+void gpu_enqueue_persist(const gpu_sys *s, int tpp, int nsteps, int grid,
+			 cudaStream_t st);
 
 #endif

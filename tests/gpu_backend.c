@@ -458,61 +458,107 @@ END_TEST
 /*
  * NVE chunks on the GPU: with `register` a middle step is one force launch
  * that also kicks and drifts into the other fixed-point buffer (the parity
- * flips each step), otherwise force then kick-drift. Runs of 1, 2, 33, 18
- * and 18 steps mix chunk ends, the 32 sampled ungraphed steps, and the
- * 16-step, single-step and last-step graphs of both parities (the second
- * 18-step run starts at odd parity); after 72 steps the
- * positions and velocities must follow the CPU backend's, for `register`
- * (fused) and `global` (separate kernels, double positions). Float forces
- * (~1e-6 relative) diverge chaotically at T = 1.44: 1.4e-5 in x and 1.8e-4
- * in v for `global` after 70 steps. The bound, 1e-4 and 1e-3, is far
- * below what reading the wrong buffer would do (estimate: forces from
- * positions one step old are off by dt v |grad F| ~ 8%, ~0.1 in x by
- * step 70).
+ * flips each step), otherwise force then kick-drift; with
+ * backend.persistent on, the middle steps of a chunk after the 32 sampled
+ * ungraphed ones run in one persistent kernel (persist.cu), rebuilds
+ * included. Runs of 1, 2, 33, 18 and 18 steps mix chunk ends, the 32
+ * sampled ungraphed steps, and the 16-step, single-step and last-step
+ * graphs of both parities (the second 18-step run starts at odd parity),
+ * or persistent launches of 1, 17 and 17 steps (odd: the parity flips);
+ * after 72 steps the positions and velocities must follow the CPU
+ * backend's, for `register` in graphs, `register` persistent, and
+ * `global` (separate kernels, double positions). Float forces (~1e-6
+ * relative) diverge chaotically at T = 1.44: 1.4e-5 in x and 1.8e-4 in v
+ * for `global` after 70 steps. The bound, 1e-4 and 1e-3, is far below
+ * what reading the wrong buffer would do (estimate: forces from positions
+ * one step old are off by dt v |grad F| ~ 8%, ~0.1 in x by step 70).
  * 4,000 particles: 6 cells per edge (the list build's fast path).
  */
-START_TEST(test_nve_chunks)
+static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
+			      const char *what)
 {
 	static const long chunks[] = { 1, 2, 33, 18, 18 };
-	const md_backend_ops *ops;
+	static const struct { int strat, persistent; } v[] = {
+		{ MD_STRAT_global, 0 }, { MD_STRAT_register, 0 },
+		{ MD_STRAT_register, 1 },
+	};
+	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
-	md_config cfg;
-	md_state st, c;
-	int strat, k;
+	md_state c;
+	int k, m;
 
-	if (!test_gpu_present())
-		return;
-	ops = gpu_backend_ops();
-	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
-	liquid_state(&cfg, &st, 100);
-	state_copy(&c, &st);
-	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
+	state_copy(&c, st);
+	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, &c), 0);
 	ck_assert_int_eq(cpu.ops->run(&cpu, 72), 0);
 	cpu.ops->download(&cpu, &c, MD_F_X | MD_F_V);
-	for (strat = 0; strat < 2; strat++) {
+	for (m = 0; m < (int)(sizeof(v) / sizeof(v[0])); m++) {
 		md_backend gpu = { ops, NULL };
 		md_state g;
+		md_stats stats;
 		double dx, dv;
 
-		cfg.strategy = strat ? MD_STRAT_register : MD_STRAT_global;
-		state_copy(&g, &st);
-		ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
+		cfg->strategy = v[m].strat;
+		cfg->persistent = v[m].persistent;
+		state_copy(&g, st);
+		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
 			ck_assert_int_eq(ops->run(&gpu, chunks[k]), 0);
 		ops->download(&gpu, &g, MD_F_X | MD_F_V);
+		ops->stats(&gpu, &stats);
 		dx = max_diff(&g, &c, 0);
 		dv = max_diff(&g, &c, 1);
-		printf("  NVE in chunks 1+2+33+18+18, %s, 4,000 particles: vs CPU |dx| %.2e |dv| %.2e\n",
-		       md_strategy_names[cfg.strategy], dx, dv);
+		printf("  NVE in chunks 1+2+33+18+18, %s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
+		       md_strategy_names[cfg->strategy],
+		       v[m].persistent ? " persistent" : "", what, dx, dv,
+		       stats.builds);
 		fflush(stdout);
 		ck_assert_int_eq(g.step, 72);
-		ck_assert_msg(dx < 1e-4 && dv < 1e-3, "%s: dx %g dv %g",
-			      md_strategy_names[cfg.strategy], dx, dv);
+		ck_assert_int_gt(stats.builds, 0);	/* rebuilds inside the runs */
+		ck_assert_msg(dx < 1e-4 && dv < 1e-3, "%s%s: dx %g dv %g",
+			      md_strategy_names[cfg->strategy],
+			      v[m].persistent ? " persistent" : "", dx, dv);
 		ops->destroy(&gpu);
 		md_state_free(&g);
 	}
 	cpu.ops->destroy(&cpu);
 	md_state_free(&c);
+}
+
+START_TEST(test_nve_chunks)
+{
+	md_config cfg;
+	md_state st;
+
+	if (!test_gpu_present())
+		return;
+	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
+	liquid_state(&cfg, &st, 100);
+	nve_chunks_vs_cpu(&cfg, &st, "LJ 4,000 particles");
+	md_state_free(&st);
+}
+END_TEST
+
+/*
+ * The same for the persistent kernel's other instances: 864 LJ particles
+ * (3 cells per edge: the list build's minimum-image path) and the
+ * Kob-Andersen mixture (typed pairs, masses 1 and 2).
+ */
+START_TEST(test_nve_chunks_small_mixture)
+{
+	md_config cfg;
+	md_state st;
+
+	if (!test_gpu_present())
+		return;
+	test_config(&cfg, 0.8442, 6, 1.44, 2.5, MD_SHIFT_ENERGY);
+	liquid_state(&cfg, &st, 100);
+	nve_chunks_vs_cpu(&cfg, &st, "LJ 864 particles, 3 cells per edge");
+	md_state_free(&st);
+	ka_config(&cfg, MD_SHIFT_FORCE);
+	cfg.type_mass[0] = 1.0;
+	cfg.type_mass[1] = 2.0;
+	ka_liquid(&cfg, &st, 100);
+	nve_chunks_vs_cpu(&cfg, &st, "Kob-Andersen 2,048 (masses 1, 2)");
 	md_state_free(&st);
 }
 END_TEST
@@ -520,9 +566,9 @@ END_TEST
 /*
  * The GPU's neighbour list against the CPU's for fcc cells^3 melted: 6
  * gives 3 cells per edge (the list build's minimum-image path), 8 gives 4
- * (its fast path at the smallest box it takes), 10 gives 6.
+ * (its fast path at the smallest box it takes), 10 gives 6 (rc = 2.5).
  */
-static void neighbor_sets(int cells)
+static void neighbor_sets(int cells, double rc)
 {
 	const md_backend_ops *ops;
 	md_backend cpu = { &md_cpu_backend, NULL }, gpu = { NULL, NULL };
@@ -533,7 +579,7 @@ static void neighbor_sets(int cells)
 
 	ops = gpu_backend_ops();
 	gpu.ops = ops;
-	test_config(&cfg, 0.8442, cells, 1.44, 2.5, MD_SHIFT_NONE);
+	test_config(&cfg, 0.8442, cells, 1.44, rc, MD_SHIFT_NONE);
 	liquid_state(&cfg, &st, 200);
 	rl = cfg.cutoff + cfg.skin;
 	state_copy(&s2, &st);
@@ -583,9 +629,12 @@ START_TEST(test_neighbor_sets)
 {
 	if (!test_gpu_present())
 		return;
-	neighbor_sets(6);
-	neighbor_sets(8);
-	neighbor_sets(10);
+	neighbor_sets(6, 2.5);
+	neighbor_sets(8, 2.5);
+	neighbor_sets(10, 2.5);
+	/* rc 4: cells of 5.04, 2,900 candidates around a cell, more than
+	 * the build stages at once (GPU_LIST_CAP, list_build.cuh): batches */
+	neighbor_sets(12, 4.0);
 }
 END_TEST
 
@@ -626,7 +675,9 @@ END_TEST
  * first; the last case (s == MD_STRAT_COUNT: `register`, 40 + 21 steps)
  * overflows inside the step graphs, where NVE steps flip the fixed-point
  * buffers and the halted steps flip the host's parity without drifting:
- * the recovery's rebuild must regenerate the positions it reads.
+ * the recovery's rebuild must regenerate the positions it reads; and once
+ * more with the middle steps in the persistent kernel, which stops at the
+ * halt (the host's parity flipped for all its steps, as with graphs).
  */
 START_TEST(test_overflow_recovery)
 {
@@ -640,8 +691,8 @@ START_TEST(test_overflow_recovery)
 	if (!test_gpu_present())
 		return;
 	ops = gpu_backend_ops();
-	for (s = 0; s <= MD_STRAT_COUNT; s++) {
-		const int graphed = s == MD_STRAT_COUNT;
+	for (s = 0; s <= MD_STRAT_COUNT + 1; s++) {
+		const int graphed = s >= MD_STRAT_COUNT;
 		const long n1 = graphed ? 40 : 5, n2 = graphed ? 21 : 5;
 
 		if (s == MD_STRAT_shared || s == MD_STRAT_tiled)
@@ -649,6 +700,7 @@ START_TEST(test_overflow_recovery)
 		gpu.ops = ops;
 		test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
 		cfg.strategy = graphed ? MD_STRAT_register : s;
+		cfg.persistent = s == MD_STRAT_COUNT + 1;
 		liquid_state(&cfg, &st, 100);
 		state_copy(&g, &st);
 		state_copy(&c, &st);
@@ -822,6 +874,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_nose_hoover_device);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_nve_chunks);
+	tcase_add_test(t, test_nve_chunks_small_mixture);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_async_download);
 	tcase_add_test(t, test_nve_drift);

@@ -1,0 +1,178 @@
+/*
+ * persist.cu - the persistent NVE step kernel: many middle steps of the
+ * register strategy (force, kick and drift: GPU_F_KICK_DRIFT) and the
+ * neighbour rebuilds between them in ONE cooperative launch, with a grid
+ * barrier where a step graph has a kernel boundary.
+ *
+ * Why: at 32,000 particles a step's force launch works for about 13 us,
+ * while the graph's kernel and conditional nodes and the rebuild's nine
+ * launches add their latency on top (bench/RESULTS.md). Here a step is the
+ * force phase and one grid barrier; a rebuild is the phases of
+ * rebuild_phases.cuh with a barrier after each.
+ *
+ * Same results as the graph path: the same device functions in the same
+ * order (the register path of register_path.cuh, the rebuild phases), the
+ * fixed-point buffers swapped after every step as the parity flips there.
+ * The launch is cooperative, so every block is resident and the barrier
+ * cannot deadlock; its grid is at most what fits (gpu_persist_grid()).
+ *
+ * Status: the rebuild flag and the halt are read by every thread right
+ * after a barrier, so all blocks take the same branch; the flag is cleared
+ * inside the rebuild after the first barrier (everyone has read it) and
+ * set again only in the force phase (rb_done()'s other counters are
+ * updated by thread 0, which alone touches them). A halt (blow-up in the binning, list
+ * overflow) stops the kernel at the next barrier: the host then finds the
+ * halt as after a halted graph (gpu_backend.cu: recover()).
+ */
+#include <cooperative_groups.h>
+#include "gpu_common.cuh"
+#include "rebuild_phases.cuh"
+#include "register_path.cuh"
+
+namespace cg = cooperative_groups;
+
+#ifndef GPU_PERSIST_BLOCK
+#define GPU_PERSIST_BLOCK 1024
+#endif
+/* groups of the list phase per block, and their shared memory (dynamic) */
+#define PERSIST_GROUPS (GPU_PERSIST_BLOCK / (GPU_LIST_WARPS * 32))
+#define PERSIST_SMEM (PERSIST_GROUPS * sizeof(gpu_list_smem))
+static_assert(GPU_PERSIST_BLOCK % (GPU_LIST_WARPS * 32) == 0 && PERSIST_GROUPS <= 15,
+	      "whole list groups, a barrier id each (1..15)");
+
+static __device__ __forceinline__ bool flag_set(const int *p)
+{
+	return *(const volatile int *)p != 0;
+}
+
+/*
+ * A status flag for the whole block: thread 0 reads it (past L1, which is
+ * not coherent within a kernel) and shares it. Every thread reading it
+ * would put thousands of loads of one L2 line into each step.
+ */
+static __device__ __forceinline__ bool block_flag(const int *p)
+{
+	__shared__ int v;
+
+	__syncthreads();	/* the last value has been read */
+	if (threadIdx.x == 0)
+		v = flag_set(p);
+	__syncthreads();
+	return v != 0;
+}
+
+template <int SMALL>
+static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
+				       int t, int nt)
+{
+	extern __shared__ gpu_list_smem psm[];
+	const int grp = threadIdx.x / (GPU_LIST_WARPS * 32);
+
+	rb_zero_counts(s, t, nt);
+	g.sync();
+	if (t == 0)	/* everyone has read it; set again only by forces */
+		s.st->rebuild = 0;
+	rb_bin(s, t, nt);
+	g.sync();
+	if (block_flag(&s.st->halt))
+		return;
+	rb_scan_chunks_phase(s, t >> 5, nt >> 5);
+	g.sync();
+	if (t < 32)
+		rb_scan_top(s);
+	g.sync();
+	rb_scan_add(s, t, nt);
+	g.sync();
+	rb_scatter(s, t, nt);
+	g.sync();
+	rb_copy_back(s, t, nt);
+	g.sync();
+	rb_list<SMALL>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
+		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp);
+	g.sync();
+	if (t == 0 && !flag_set(&s.st->halt)) {	/* rb_done() but the flag */
+		s.st->since = 0;
+		s.st->builds++;
+	}
+}
+
+/* nsteps middle steps from the buffers s.xq (read) and s.xq_w (written) */
+template <bool TYPED, int BATCH>
+__global__ void __launch_bounds__(GPU_PERSIST_BLOCK)
+k_persist_nve(gpu_sys s, int tpp, int nsteps)
+{
+	cg::grid_group g = cg::this_grid();
+	const int t = blockIdx.x * blockDim.x + threadIdx.x;
+	const int nt = gridDim.x * blockDim.x;
+
+	for (int k = 0; k < nsteps; k++) {
+		int4 *tmp;
+
+		if (block_flag(&s.st->halt))
+			return;
+		if (block_flag(&s.st->rebuild)) {
+			if (s.small_box)
+				persist_rebuild<1>(s, g, t, nt);
+			else
+				persist_rebuild<0>(s, g, t, nt);
+			if (block_flag(&s.st->halt))
+				return;
+		}
+		if (t == 0) {
+			count_since(s);
+			s.st->step++;
+		}
+		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH>(s, tpp, 0, t / tpp,
+								  nt / tpp);
+		tmp = s.xq;
+		s.xq = s.xq_w;
+		s.xq_w = tmp;
+		g.sync();
+	}
+}
+
+/* The instance for the system and tpp (as gpu_force_register picks). */
+static const void *persist_fn(const gpu_sys *s, int tpp)
+{
+	const bool typed = s->ntypes > 1, b4 = gpu_reg_batch(tpp) == 4;
+
+	if (typed)
+		return b4 ? (const void *)k_persist_nve<true, 4>
+			  : (const void *)k_persist_nve<true, 2>;
+	return b4 ? (const void *)k_persist_nve<false, 4>
+		  : (const void *)k_persist_nve<false, 2>;
+}
+
+/* Blocks of the cooperative launch: all resident, no more than the
+ * particles' lane groups need; 0 when the device cannot launch it. */
+int gpu_persist_grid(const gpu_sys *s, int tpp)
+{
+	int dev, coop = 0, sms = 0, per_sm = 0;
+	long need = ((long)s->n * tpp + GPU_PERSIST_BLOCK - 1) / GPU_PERSIST_BLOCK;
+	long fit;
+
+	GPU_CHECK(cudaGetDevice(&dev));
+	GPU_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	if (!coop)
+		return 0;
+	GPU_CHECK(cudaFuncSetAttribute(persist_fn(s, tpp),
+				       cudaFuncAttributeMaxDynamicSharedMemorySize,
+				       PERSIST_SMEM));
+	GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		&per_sm, persist_fn(s, tpp), GPU_PERSIST_BLOCK, PERSIST_SMEM));
+	fit = (long)sms * per_sm;
+	return (int)(need < fit ? need : fit);
+}
+
+/* nsteps middle steps in one launch of `grid` blocks (gpu_persist_grid()). */
+void gpu_enqueue_persist(const gpu_sys *s, int tpp, int nsteps, int grid,
+			 cudaStream_t st)
+{
+	gpu_sys a = *s;
+	void *args[] = { &a, &tpp, &nsteps };
+
+	GPU_CHECK(cudaLaunchCooperativeKernel(persist_fn(s, tpp), grid,
+					      GPU_PERSIST_BLOCK, args,
+					      PERSIST_SMEM, st));
+}

@@ -1,0 +1,192 @@
+/*
+ * rebuild_phases.cuh - the phases of a neighbour-list rebuild as device
+ * functions over a range of threads (t of nt) or warps (w of nw), so that
+ * the same code runs as one kernel per phase (gpu_neighbor.cu, each launch
+ * covering the whole range: the loops run once) and inside the persistent
+ * step kernel (persist.cu, grid-stride with a grid barrier between phases).
+ *
+ * Sequence: zero counts -> bin (wrap into the box, count images, detect
+ * blow-ups, cell index, rank in cell) -> exclusive scan of the counts
+ * (chunks, their totals, the add) -> scatter into cell order -> copy back
+ * (and the fixed-point positions) -> neighbour list (a group of warps per
+ * cell, list_build.cuh) -> done. Order within a cell follows atomics,
+ * so GPU runs are reproducible to round-off, not bit-for-bit.
+ */
+#ifndef MD_REBUILD_PHASES_CUH
+#define MD_REBUILD_PHASES_CUH
+
+#include "gpu_common.cuh"
+#include "list_build.cuh"
+
+static __device__ __forceinline__ void rb_zero_counts(const gpu_sys &s, int t, int nt)
+{
+	for (int c = t; c < s.ncell; c += nt)
+		s.cell_count[c] = 0;
+}
+
+/* Returns false after a blow-up (the status says which particle). */
+static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
+{
+	double x[3];
+	int im[3], cc[3], d;
+	double4_32a xi;
+	int4 ii;
+
+	xi = s.x[i];
+	ii = s.img[i];
+	x[0] = xi.x; x[1] = xi.y; x[2] = xi.z;
+	im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
+	for (d = 0; d < 3; d++) {
+		double sh = floor(x[d] * s.dibox[d]);
+
+		if (!(fabs(sh) <= 1.0)) {	/* NaN or > one box outside */
+			if (atomicExch(&s.st->blowup, 1) == 0)
+				s.st->bad_index = i;
+			s.st->halt = 1;
+			return false;
+		}
+		x[d] -= sh * s.dbox[d];
+		if (x[d] >= s.dbox[d]) {
+			x[d] -= s.dbox[d];
+			sh += 1.0;
+		}
+		im[d] += (int)sh;
+		cc[d] = gpu_cell_of(s, x[d], d);	/* the cell of the wrapped position */
+	}
+	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
+	s.img[i] = make_int4(im[0], im[1], im[2], 0);
+	{
+		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
+
+		s.cell[i] = c;
+		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
+	}
+	return true;
+}
+
+static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
+{
+	for (int i = t; i < s.n; i += nt)
+		if (!rb_bin_one(s, i))
+			return;
+}
+
+/* Inclusive scan of one value per lane across the warp (shuffles only). */
+static __device__ __forceinline__ int warp_scan_incl(int v)
+{
+	int lane = threadIdx.x & 31, k;
+
+	for (k = 1; k < 32; k <<= 1) {	/* a select, not a branch */
+		int u = __shfl_up_sync(0xffffffffu, v, k);
+
+		v += lane >= k ? u : 0;
+	}
+	return v;
+}
+
+/*
+ * Exclusive scan of in[0, count) into out (in == out allowed: each lane
+ * reads its element before writing it), one warp, 32 elements per pass
+ * with the carry in a register; returns the total. No shared memory and
+ * no block barrier: compute-sanitizer synccheck flagged the barrier of a
+ * block-wide scan inside the conditional graph node.
+ */
+static __device__ __forceinline__ int warp_scan_excl(const int *in, int *out,
+						     int count)
+{
+	const int lane = threadIdx.x & 31;
+	int carry = 0;
+
+	for (int base = 0; base < count; base += 32) {
+		int k = base + lane;
+		int v = k < count ? in[k] : 0;
+		int incl = warp_scan_incl(v);
+
+		if (k < count)
+			out[k] = carry + incl - v;
+		carry += __shfl_sync(0xffffffffu, incl, 31);
+	}
+	return carry;
+}
+
+/* Chunks of GPU_SCAN_CELLS cells in the scan. */
+static __host__ __device__ __forceinline__ int rb_scan_chunks(const gpu_sys &s)
+{
+	return (s.ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS;
+}
+
+/* Warp w of nw: scan of chunks w, w + nw, ..., each chunk's total saved. */
+static __device__ __forceinline__ void rb_scan_chunks_phase(const gpu_sys &s, int w, int nw)
+{
+	for (int b = w; b < rb_scan_chunks(s); b += nw) {
+		const int c0 = b * GPU_SCAN_CELLS;
+		int tot = warp_scan_excl(s.cell_count + c0, s.cell_start + c0,
+					 min(GPU_SCAN_CELLS, s.ncell - c0));
+
+		if ((threadIdx.x & 31) == 0)
+			s.block_sums[b] = tot;
+	}
+}
+
+/* One warp: exclusive scan of the chunk totals in place. */
+static __device__ __forceinline__ void rb_scan_top(const gpu_sys &s)
+{
+	warp_scan_excl(s.block_sums, s.block_sums, rb_scan_chunks(s));
+}
+
+static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int nt)
+{
+	for (int c = t; c < s.ncell; c += nt)
+		s.cell_start[c] += s.block_sums[c / GPU_SCAN_CELLS];
+	if (t == 0)
+		s.cell_start[s.ncell] = s.n;
+}
+
+static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
+{
+	for (int i = t; i < s.n; i += nt) {
+		int k = s.cell_start[s.cell[i]] + s.slot[i];
+
+		s.xt[k] = s.x[i];
+		s.vt[k] = s.v[i];
+		s.imgt[k] = s.img[i];
+		s.idt[k] = s.id[i];
+	}
+}
+
+static __device__ __forceinline__ void rb_copy_back(const gpu_sys &s, int t, int nt)
+{
+	for (int i = t; i < s.n; i += nt) {
+		double4_32a x = s.xt[i];
+
+		s.x[i] = x;
+		s.x0[i] = x;
+		s.xq[i] = gpu_xq(s, x);
+		s.v[i] = s.vt[i];
+		s.img[i] = s.imgt[i];
+		s.id[i] = s.idt[i];
+	}
+}
+
+/*
+ * Group g of ng (groups of GPU_LIST_WARPS warps, list_build.cuh): the lists
+ * of cells g, g + ng, ... (SMALL = s.small_box); gt: the thread's index in
+ * its group, sm: the group's shared memory, bar: its barrier id.
+ */
+template <int SMALL>
+static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
+					       int gt, gpu_list_smem &sm, int bar)
+{
+	for (int c = g; c < s.ncell; c += ng)
+		gpu_list_cell<SMALL>(s, c, sm, gt, bar);
+}
+
+/* One thread, after the phases: the build is done. */
+static __device__ __forceinline__ void rb_done(const gpu_sys &s)
+{
+	s.st->rebuild = 0;
+	s.st->since = 0;
+	s.st->builds++;
+}
+
+#endif

@@ -54,17 +54,26 @@ sanitize)
 	# hazards, slow), synccheck (barrier and warp-sync misuse) and initcheck
 	# (reads of uninitialised device memory), both 864 particles, 200 steps
 	# (rebuilds included), fixed launch. --backend cuda: no silent CPU run.
+	# `persistent`: register with backend.persistent = on and a rebuild
+	# every 3 steps, so that the persistent kernel (after the 32 sampled
+	# steps) rebuilds inside; racecheck then runs 40 steps.
+	# `list4`: racecheck of the list build at 4 cells per edge (its fast
+	# path; small.ini has 3, the minimum-image path), 3 steps.
 	t_all=$SECONDS; L=$(mktemp -d)
-	for s in global shared register hybrid tiled; do
+	for s in ${SAN_STRATS:-global shared register hybrid tiled persistent list4}; do
 		for tool in memcheck racecheck synccheck initcheck; do
+			extra=(); st=$s
+			[ $s = persistent ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3); }
+			[ $s = list4 ] && { [ $tool = racecheck ] || continue; st=register; extra=(--set 'system.cells=8 8 8'); }
 			case $tool in
 			memcheck) args=(--steps 60) ;;
-			racecheck) args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 3) ;;
+			racecheck) args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 3)
+				[ $s = persistent ] && args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 40) ;;
 			*) args=(--set backend.autotune=false --steps 200) ;;
 			esac
 			t0=$SECONDS
 			timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 ./$B/mdsim configs/small.ini \
-				--backend cuda --strategy $s --quiet "${args[@]}" > "$L/$tool.log" 2>&1
+				--backend cuda --strategy $st --quiet "${args[@]}" "${extra[@]}" > "$L/$tool.log" 2>&1
 			rc=$?; echo "$tool $s rc=$rc $((SECONDS - t0)) s $(tail -n 1 "$L/$tool.log")"
 			[ $rc = 0 ] || grep -v "^autotune" "$L/$tool.log" | head -n 20
 		done

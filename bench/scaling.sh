@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # scaling.sh - steps/s and atom-steps/s from 4k to 8M particles (`make
 # bench-scaling`): `mdsim --bench` on each size, the fastest of the
-# strategies kept, LJ at density 0.8442, rc 2.5, skin 0.3, dt 0.005, fcc
-# start at T0 1.44 (configs/bench_lj.ini with system.cells = c c c, 4 c^3
-# particles). Each strategy: a warm-up of 200 steps, then at least STEPS
-# timed steps and 1 s (the benchmark's own rule), rebuilds included.
+# strategies kept, LJ at density 0.8442, rc 2.5, dt 0.005, fcc start at
+# T0 1.44 (configs/bench_lj.ini with system.cells = c c c, 4 c^3
+# particles), the skin chosen by measurement (neighbor.autotune_skin: the
+# printed choice is in scaling.log; SKIN_TUNE=false keeps 0.3). Each
+# strategy: a warm-up of 200 steps, then at least STEPS timed steps and
+# 1 s (the benchmark's own rule), rebuilds included.
 #
 #   bench/scaling.sh [MDSIM] [OUTDIR] [CELLS...]
 #
@@ -32,6 +34,7 @@ BACKEND=${BACKEND:-cuda}
 STRATEGIES=${STRATEGIES:-global,register,hybrid}
 STEPS=${STEPS:-1000}
 TIMEOUT=${TIMEOUT:-240}
+SKIN_TUNE=${SKIN_TUNE:-true}
 mkdir -p "$OUT" || exit 1
 csv=$OUT/scaling.csv all=$OUT/scaling_all.csv log=$OUT/scaling.log
 echo "particles,strategy,launch,steps,steps_per_s,atom_steps_per_s,seconds" > "$csv"
@@ -42,9 +45,10 @@ trap 'rm -f "$tmp"' EXIT
 failed=0 t_all=$SECONDS
 for c in $CELLS; do
 	t0=$SECONDS
-	echo "=== cells $c $c $c ($((4 * c * c * c)) particles): $MDSIM configs/bench_lj.ini --bench --backend $BACKEND --steps $STEPS --strategies $STRATEGIES" >> "$log"
+	echo "=== cells $c $c $c ($((4 * c * c * c)) particles): $MDSIM configs/bench_lj.ini --bench --backend $BACKEND --steps $STEPS --strategies $STRATEGIES --set neighbor.autotune_skin=$SKIN_TUNE" >> "$log"
 	timeout "$TIMEOUT" "$MDSIM" configs/bench_lj.ini --bench --backend "$BACKEND" --steps "$STEPS" \
-		--strategies "$STRATEGIES" --set "system.cells=$c $c $c" --csv "$tmp" >> "$log" 2>&1
+		--strategies "$STRATEGIES" --set "system.cells=$c $c $c" \
+		--set neighbor.autotune_skin="$SKIN_TUNE" --csv "$tmp" >> "$log" 2>&1
 	rc=$?
 	el=$((SECONDS - t0))
 	echo "=== exit $rc, $el s" >> "$log"

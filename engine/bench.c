@@ -203,8 +203,8 @@ int md_bench(const md_config *cfg_in, const char *only, const char *csv,
 					d.gpu, d.peak_bw / 1e12);
 		}
 	}
-	fprintf(out, "Benchmark: %d particles, density %.4g, rc %.3g, skin %.3g, dt %.4g, backend %s\n",
-		n, cfg.density, cfg.cutoff, cfg.skin, cfg.dt,
+	fprintf(out, "Benchmark: %d particles, density %.4g, rc %.3g, skin %.4g, dt %.4g, backend %s\n",
+		n, cfg.density, cfg.cutoff, sim.cfg.skin, cfg.dt,
 		sim.backend_kind == MD_BACKEND_CPU ? "cpu" : "cuda");
 	fprintf(out, "%-9s %-30s %7s %10s %8s %10s %8s %8s %8s %8s %7s %8s\n",
 		"strategy", "launch", "steps", "steps/s", "FPS", "atom-st/s", "neigh", "force",

@@ -42,11 +42,16 @@ typedef struct gpu_list_smem {
 	int pre[33];			/* flat index of its first candidate */
 } gpu_list_smem;
 
-/* Barrier of the group's threads (barrier id `bar`, 1..15: 0 is
- * __syncthreads'). */
+/*
+ * Barrier of the group's threads (barrier id `bar`, 1..15: 0 is
+ * __syncthreads'). barrier.sync, not bar.sync (= barrier.sync.aligned,
+ * which requires every warp to arrive converged): compute-sanitizer
+ * synccheck reported "divergent thread(s) in warp" at the aligned form
+ * in list builds launched from the step graphs' conditional nodes.
+ */
 static __device__ __forceinline__ void list_group_sync(int bar)
 {
-	asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(GPU_LIST_WARPS * 32)
+	asm volatile("barrier.sync %0, %1;" ::"r"(bar), "r"(GPU_LIST_WARPS * 32)
 		     : "memory");
 }
 

@@ -7,6 +7,8 @@
  * middle steps [rebuild if the GPU decided so (a conditional graph node),
  * force, kick-drift: in NVE with `register` one launch], then the last
  * step [rebuild?, force with energies, integrate2] (see enqueue_first).
+ * In NVE with `register` and backend.persistent (auto: small systems) the
+ * middle steps are one launch of the persistent kernel (persist.cu).
  * run() replays the step graphs and reads the 64-byte status block once at
  * its end: that is where a neighbour-list overflow is recovered (list
  * grown, the halted step finished) and a blow-up reported.

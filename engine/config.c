@@ -88,7 +88,7 @@ static const cfg_key cfg_keys[] = {
 	{ "neighbor", "check", T_BOOL, OFF(check), "true", 0, 1, NULL, 0, "",
 	  "rebuild when a particle moved more than skin/2 since the last build", 0 },
 	{ "neighbor", "autotune_skin", T_BOOL, OFF(autotune_skin), "false", 0, 1, NULL,
-	  0, "", "time skins 0.2, 0.3, 0.4, 0.5 and neighbor.skin, and each grown to the largest skin with the same cell grid, on a copy of the start state (about a second each) and run with the fastest (printed)", 0 },
+	  0, "", "time skins 0.2 to 0.8 in steps of 0.1 and neighbor.skin, and each grown to the largest skin with the same cell grid, on a copy of the start state (about a second each) and run with the fastest (printed)", 0 },
 	{ "run", "steps", T_LONG, OFF(steps), NULL, 0, 1e15, NULL, 0, "steps",
 	  "number of time steps", 0 },
 	{ "run", "dt", T_DOUBLE, OFF(dt), "0.005", 1e-9, 1.0, NULL, 0, "tau",

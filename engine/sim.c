@@ -82,8 +82,8 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 }
 
 /*
- * neighbor.autotune_skin: times the skins 0.2, 0.3, 0.4, 0.5 and the
- * configured one, and each of them grown to the largest skin with the
+ * neighbor.autotune_skin: times the skins 0.2 to 0.8 in steps of 0.1 and
+ * the configured one, and each of them grown to the largest skin with the
  * same cell grid (those whose cut-off + skin fits the box twice, as the
  * config check demands) on copies of the start state, with the backend's
  * own launch autotuner off, and keeps the fastest in sim->cfg.skin (the
@@ -96,11 +96,12 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
  */
 static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 {
-	double cand[10] = { 0.2, 0.3, 0.4, 0.5, sim->cfg.skin };
+	enum { NGRID = 7 };	/* 0.2 .. 0.8 */
+	double cand[2 * (NGRID + 1)] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, sim->cfg.skin };
 	double best = sim->cfg.skin, best_rate = -1.0, lmin = sim->st.box[0];
 	double avail = cfg_host_available();
 	md_config c = sim->cfg;
-	int k, nc = 4, d, nbase;
+	int k, nc = NGRID, d, nbase;
 
 	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
 		if (!sim->cfg.quiet)
@@ -108,11 +109,11 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 				sim->cfg.skin);
 		return 0;
 	}
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < NGRID; k++)
 		if (fabs(cand[k] - sim->cfg.skin) < 1e-12)
 			break;
-	if (k == 4)
-		nc = 5;
+	if (k == NGRID)
+		nc = NGRID + 1;
 	for (d = 1; d < 3; d++)
 		lmin = fmin(lmin, sim->st.box[d]);
 	/* and each one grown to fill its cells: the cell grid of cut-off +

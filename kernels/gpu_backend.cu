@@ -9,7 +9,7 @@
  * step [rebuild?, force with energies, integrate2] (see enqueue_first).
  * In NVE with `register` and backend.persistent (auto: small systems) the
  * middle steps are one launch of the persistent kernel (persist.cu).
- * run() replays the step graphs and reads the 64-byte status block once at
+ * run() replays the step graphs and reads the status block once at
  * its end: that is where a neighbour-list overflow is recovered (list
  * grown, the halted step finished) and a blow-up reported.
  */
@@ -801,6 +801,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	DALLOC(s->nl, gpu_nl_ints(n, s->stride)); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
+	s->req = &s->st->rebuild;	/* device address: request_rebuild() */
 	/* thermo copies the whole block, the NH fields included */
 	GPU_CHECK(cudaMemsetAsync(s->acc, 0, sizeof(gpu_acc), c->stream));
 	GPU_CHECK(cudaMallocHost((void **)&c->h_status, sizeof(gpu_status)));
@@ -882,7 +883,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			printf("GPU: NVE steps in one persistent kernel (%d blocks; backend.persistent)\n",
 			       c->persist_grid);
 		else if (cfg->persistent == 1)
-			printf("GPU: backend.persistent = on needs the register strategy (and a device with cooperative launch): steps run in graphs\n");
+			printf("GPU: backend.persistent = on needs the register strategy and a device with cooperative launch and 130 KiB of shared memory per block: steps run in graphs\n");
 	}
 	return 0;
 }

@@ -84,6 +84,8 @@ typedef struct gpu_status {
 	long long since;	/* steps since the last build           */
 	long long builds;	/* neighbour list builds                */
 	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
+	int req[3];		/* persistent kernel: rebuild requests,
+				 * by step mod 3 (persist.cu)          */
 } gpu_status;
 
 /*
@@ -123,6 +125,9 @@ typedef struct gpu_sys {
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */
 	cudaGraphConditionalHandle next_cond;
+	/* the flag request_rebuild() sets: &st->rebuild, or in the persistent
+	 * kernel the next step's slot of st->req */
+	int *req;
 	float4 *f;
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;

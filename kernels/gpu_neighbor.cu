@@ -75,8 +75,14 @@ __global__ void __launch_bounds__(GPU_LIST_WARPS * 32)
 k_build_list(gpu_sys s)
 {
 	__shared__ gpu_list_smem sm;
+	__shared__ int due;
 
-	if (rebuild_due(s))
+	/* one decision per block: the group barrier needs every warp, and
+	 * another block's list overflow may set the halt while this one starts */
+	if (threadIdx.x == 0)
+		due = rebuild_due(s);
+	__syncthreads();
+	if (due)
 		rb_list<SMALL>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
 }
 

@@ -16,13 +16,20 @@
  * The launch is cooperative, so every block is resident and the barrier
  * cannot deadlock; its grid is at most what fits (gpu_persist_grid()).
  *
- * Status: the rebuild flag and the halt are read by every thread right
- * after a barrier, so all blocks take the same branch; the flag is cleared
- * inside the rebuild after the first barrier (everyone has read it) and
- * set again only in the force phase (rb_done()'s other counters are
- * updated by thread 0, which alone touches them). A halt (blow-up in the binning, list
- * overflow) stops the kernel at the next barrier: the host then finds the
- * halt as after a halted graph (gpu_backend.cu: recover()).
+ * Status: the halt is read (one thread per block, shared with the block)
+ * right after a barrier, and nothing sets it between that barrier and the
+ * read, so all blocks take the same branch. A rebuild request is not like
+ * that: a block that has read the flag goes on to the force phase, where
+ * any particle may request the next rebuild while a slower block has not
+ * read the flag yet. So requests go to three slots by step (st->req): step
+ * k reads slot k mod 3, its force phase writes slot k + 1, and thread 0
+ * clears slot k + 2 during step k (read by everyone at step k - 1, written
+ * again only in step k + 1, both across a barrier). st->rebuild carries
+ * the request in and out of the kernel for the graph path. A halt (blow-up
+ * in the binning, list overflow) stops the kernel at the next barrier: the
+ * host then finds the halt as after a halted graph (gpu_backend.cu:
+ * recover(), which requests the rebuild again). The neighbour positions
+ * are read with plain loads, not __ldg: this kernel writes them.
  */
 #include <cooperative_groups.h>
 #include "gpu_common.cuh"
@@ -70,8 +77,6 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 
 	rb_zero_counts(s, t, nt);
 	g.sync();
-	if (t == 0)	/* everyone has read it; set again only by forces */
-		s.st->rebuild = 0;
 	rb_bin(s, t, nt);
 	g.sync();
 	if (block_flag(&s.st->halt))
@@ -90,7 +95,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	rb_list<SMALL>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
 		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp);
 	g.sync();
-	if (t == 0 && !flag_set(&s.st->halt)) {	/* rb_done() but the flag */
+	if (t == 0 && !flag_set(&s.st->halt)) {	/* rb_done() but the flag (slots) */
 		s.st->since = 0;
 		s.st->builds++;
 	}
@@ -105,12 +110,19 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 	const int t = blockIdx.x * blockDim.x + threadIdx.x;
 	const int nt = gridDim.x * blockDim.x;
 
+	if (t == 0) {	/* the pending request is step 0's slot */
+		s.st->req[0] = s.st->rebuild;
+		s.st->req[1] = 0;
+		s.st->req[2] = 0;
+	}
+	g.sync();
 	for (int k = 0; k < nsteps; k++) {
+		const int slot = k % 3;
 		int4 *tmp;
 
 		if (block_flag(&s.st->halt))
 			return;
-		if (block_flag(&s.st->rebuild)) {
+		if (block_flag(&s.st->req[slot])) {
 			if (s.small_box)
 				persist_rebuild<1>(s, g, t, nt);
 			else
@@ -118,17 +130,22 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 			if (block_flag(&s.st->halt))
 				return;
 		}
+		/* this step's requests go to the next slot */
+		s.req = &s.st->req[(slot + 1) % 3];
 		if (t == 0) {
+			s.st->req[(slot + 2) % 3] = 0;	/* read at step k - 1 */
 			count_since(s);
 			s.st->step++;
 		}
-		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH>(s, tpp, 0, t / tpp,
-								  nt / tpp);
+		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH, false>(s, tpp, 0, t / tpp,
+									 nt / tpp);
 		tmp = s.xq;
 		s.xq = s.xq_w;
 		s.xq_w = tmp;
 		g.sync();
 	}
+	if (t == 0)	/* the graph path's flag: the request for the next step */
+		s.st->rebuild = s.st->req[nsteps % 3];
 }
 
 /* The instance for the system and tpp (as gpu_force_register picks). */
@@ -151,16 +168,25 @@ int gpu_persist_grid(const gpu_sys *s, int tpp)
 	long need = ((long)s->n * tpp + GPU_PERSIST_BLOCK - 1) / GPU_PERSIST_BLOCK;
 	long fit;
 
+	int optin = 0;
+
 	GPU_CHECK(cudaGetDevice(&dev));
 	GPU_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
 	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	if (!coop)
+	GPU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+	/* GPUs with less shared memory per block (about 100 KB on consumer
+	 * parts) or without cooperative launch run the steps in graphs */
+	if (!coop || optin < (int)PERSIST_SMEM)
 		return 0;
-	GPU_CHECK(cudaFuncSetAttribute(persist_fn(s, tpp),
-				       cudaFuncAttributeMaxDynamicSharedMemorySize,
-				       PERSIST_SMEM));
-	GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-		&per_sm, persist_fn(s, tpp), GPU_PERSIST_BLOCK, PERSIST_SMEM));
+	if (cudaFuncSetAttribute(persist_fn(s, tpp),
+				 cudaFuncAttributeMaxDynamicSharedMemorySize,
+				 PERSIST_SMEM) != cudaSuccess ||
+	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		    &per_sm, persist_fn(s, tpp), GPU_PERSIST_BLOCK,
+		    PERSIST_SMEM) != cudaSuccess || per_sm < 1) {
+		cudaGetLastError();	/* not sticky: clear it */
+		return 0;
+	}
 	fit = (long)sms * per_sm;
 	return (int)(need < fit ? need : fit);
 }

@@ -34,7 +34,19 @@ static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
  * GPU_F_KICK_DRIFT the particle's lane 0 kicks and drifts it with the
  * force in its registers; the caller advances the step counters).
  */
-template <bool TYPED, int OUT, int BATCH = 2>
+/*
+ * NC: loads through the read-only path (__ldg). Only for data that no
+ * thread writes while the kernel runs: the persistent kernel (persist.cu)
+ * rewrites xq every step and the list at its rebuilds, so it passes false
+ * (plain loads, which the grid barrier's fences order).
+ */
+template <bool NC, typename T>
+static __device__ __forceinline__ T reg_load(const T *p)
+{
+	return NC ? __ldg(p) : *p;
+}
+
+template <bool TYPED, int OUT, int BATCH = 2, bool NC = true>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -61,14 +73,14 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		for (int u = 0; u < BATCH; u++) {
 			const int k = k0 + u * tpp;
 
-			en[u] = k < nn ? __ldg(row + gpu_nl_off(k)) : i;
+			en[u] = k < nn ? reg_load<NC>(row + gpu_nl_off(k)) : i;
 		}
 		while (k0 < nn) {
 			int4 qj[BATCH];
 
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
-				qj[u] = __ldg(xq + en[u]);
+				qj[u] = reg_load<NC>(xq + en[u]);
 			const int kb = k0;
 
 			k0 += BATCH * tpp;
@@ -76,7 +88,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			for (int u = 0; u < BATCH; u++) {	/* the next batch's indices */
 				const int k = k0 + u * tpp;
 
-				en[u] = k < nn ? __ldg(row + gpu_nl_off(k)) : i;
+				en[u] = k < nn ? reg_load<NC>(row + gpu_nl_off(k)) : i;
 			}
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)

@@ -11,13 +11,13 @@
 #include "gpu_common.cuh"
 
 /*
- * A rebuild before the next step: the status flag, and in a step graph
+ * A rebuild before the next step: the status flag (s.req), and in a step graph
  * the next step's IF condition directly (its default is 0 at each graph
  * launch; any thread may set 1), so that step needs no k_decide launch.
  */
 static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
 {
-	s.st->rebuild = 1;
+	*s.req = 1;
 	if (s.next_cond)
 		cudaGraphSetConditional(s.next_cond, 1u);
 }

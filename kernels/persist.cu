@@ -144,8 +144,11 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 		s.xq_w = tmp;
 		g.sync();
 	}
-	if (t == 0)	/* the graph path's flag: the request for the next step */
-		s.st->rebuild = s.st->req[nsteps % 3];
+	/* the graph path's flag: the request for the next step (after a halt
+	 * the kernel returned above without it: recover() requests the
+	 * rebuild itself, and a blow-up ends the run) */
+	if (t == 0)
+		s.st->rebuild = flag_set(&s.st->req[nsteps % 3]);
 }
 
 /* The instance for the system and tpp (as gpu_force_register picks). */

@@ -42,23 +42,13 @@ static __device__ __forceinline__ void gpu_cell_sweep(const gpu_sys &s, int c,
 						      int eflag, int4 *sp)
 {
 	const int lane = threadIdx.x & 31;
-	int cc[3], lo[3], wd[3], d, cjs = 0, cje = 0;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
+	int cj = 0, cjs = 0, cje = 0;
+	/* lane k < ncj loads the range of stencil cell k once: the sweep then
+	 * has no dependent cell_start load per cell */
+	const int ncj = gpu_stencil(s, c, lane, &cj);
 
-	gpu_cell_coords(s, c, cc);
-	for (d = 0; d < 3; d++) {	/* no duplicate cells when nc < 3 */
-		lo[d] = s.nc[d] >= 3 ? -1 : 0;
-		wd[d] = (s.nc[d] >= 2 ? 1 : 0) - lo[d] + 1;
-	}
-	/* lane k < ncj loads the range of neighbour cell k (x fastest) once:
-	 * the sweep then has no dependent cell_start load per cell */
-	const int ncj = wd[0] * wd[1] * wd[2];
 	if (lane < ncj) {
-		const int nx = (cc[0] + lo[0] + lane % wd[0] + s.nc[0]) % s.nc[0];
-		const int ny = (cc[1] + lo[1] + lane / wd[0] % wd[1] + s.nc[1]) % s.nc[1];
-		const int nz = (cc[2] + lo[2] + lane / (wd[0] * wd[1]) + s.nc[2]) % s.nc[2];
-		const int cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
-
 		cjs = s.cell_start[cj];
 		cje = s.cell_start[cj + 1];
 	}

@@ -407,13 +407,53 @@ static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 		GPU_CHECK_LAUNCH();					\
 	} while (0)
 
-/* Cell coordinates of linear cell c and the stencil bounds. */
+/* Cell coordinates of linear cell c. */
 static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
 						       int cc[3])
 {
 	cc[0] = c % s.nc[0];
 	cc[1] = (c / s.nc[0]) % s.nc[1];
 	cc[2] = c / (s.nc[0] * s.nc[1]);
+}
+
+/*
+ * The stencil of cell c: returns its number of distinct cells (27, fewer
+ * when some axis has fewer than 3 cells: no cell twice) and, for k below
+ * that, sets *cj to the linear index of stencil cell k (x fastest, from
+ * dz, dy, dx = -1 up). The list build and the cell sweep give one lane
+ * each stencil cell.
+ */
+static __device__ __forceinline__ int gpu_stencil(const gpu_sys &s, int c,
+						  int k, int *cj)
+{
+	int cc[3], lo[3], wd[3], d;
+
+	gpu_cell_coords(s, c, cc);
+	for (d = 0; d < 3; d++) {
+		lo[d] = s.nc[d] >= 3 ? -1 : 0;
+		wd[d] = (s.nc[d] >= 2 ? 1 : 0) - lo[d] + 1;
+	}
+	if (k < wd[0] * wd[1] * wd[2]) {
+		const int nx = (cc[0] + lo[0] + k % wd[0] + s.nc[0]) % s.nc[0];
+		const int ny = (cc[1] + lo[1] + k / wd[0] % wd[1] + s.nc[1]) % s.nc[1];
+		const int nz = (cc[2] + lo[2] + k / (wd[0] * wd[1]) + s.nc[2]) % s.nc[2];
+
+		*cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
+	}
+	return wd[0] * wd[1] * wd[2];
+}
+
+/* Inclusive scan of one value per lane across the warp (shuffles only). */
+static __device__ __forceinline__ int warp_scan_incl(int v)
+{
+	int lane = threadIdx.x & 31, k;
+
+	for (k = 1; k < 32; k <<= 1) {	/* a select, not a branch */
+		int u = __shfl_up_sync(0xffffffffu, v, k);
+
+		v += lane >= k ? u : 0;
+	}
+	return v;
 }
 
 

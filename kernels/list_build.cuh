@@ -68,35 +68,20 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	const int lane = gt & 31, wg = gt >> 5;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
 	const unsigned below = (1u << lane) - 1u;
-	int cc[3], lo[3], wd[3], d, ncj, total;
+	int cj = 0, ncj, total;
 
 	if (first == last)
 		return;
-	gpu_cell_coords(s, c, cc);
-	for (d = 0; d < 3; d++) {	/* no duplicate cells when nc < 3 */
-		lo[d] = s.nc[d] >= 3 ? -1 : 0;
-		wd[d] = (s.nc[d] >= 2 ? 1 : 0) - lo[d] + 1;
-	}
-	ncj = wd[0] * wd[1] * wd[2];
+	ncj = gpu_stencil(s, c, lane, &cj);
 	const int4 qref = s.xq[first];
-	if (wg == 0) {	/* the neighbour cells' ranges and flat offsets */
+	if (wg == 0) {	/* the stencil cells' ranges and flat offsets */
 		int js = 0, cnt = 0, incl;
 
 		if (lane < ncj) {
-			const int nx = (cc[0] + lo[0] + lane % wd[0] + s.nc[0]) % s.nc[0];
-			const int ny = (cc[1] + lo[1] + lane / wd[0] % wd[1] + s.nc[1]) % s.nc[1];
-			const int nz = (cc[2] + lo[2] + lane / (wd[0] * wd[1]) + s.nc[2]) % s.nc[2];
-			const int cj = (nz * s.nc[1] + ny) * s.nc[0] + nx;
-
 			js = s.cell_start[cj];
 			cnt = s.cell_start[cj + 1] - js;
 		}
-		incl = cnt;
-		for (int k = 1; k < 32; k <<= 1) {
-			const int u = __shfl_up_sync(0xffffffffu, incl, k);
-
-			incl += lane >= k ? u : 0;
-		}
+		incl = warp_scan_incl(cnt);
 		sm.js[lane] = js;
 		sm.pre[lane + 1] = incl;
 		if (lane == 0)

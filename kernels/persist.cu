@@ -95,10 +95,8 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	rb_list<SMALL>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
 		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp);
 	g.sync();
-	if (t == 0 && !flag_set(&s.st->halt)) {	/* rb_done() but the flag (slots) */
-		s.st->since = 0;
-		s.st->builds++;
-	}
+	if (t == 0 && !flag_set(&s.st->halt))	/* the flag: slots (below) */
+		rb_built(s);
 }
 
 /* nsteps middle steps from the buffers s.xq (read) and s.xq_w (written) */

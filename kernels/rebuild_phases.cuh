@@ -71,19 +71,6 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 			return;
 }
 
-/* Inclusive scan of one value per lane across the warp (shuffles only). */
-static __device__ __forceinline__ int warp_scan_incl(int v)
-{
-	int lane = threadIdx.x & 31, k;
-
-	for (k = 1; k < 32; k <<= 1) {	/* a select, not a branch */
-		int u = __shfl_up_sync(0xffffffffu, v, k);
-
-		v += lane >= k ? u : 0;
-	}
-	return v;
-}
-
 /*
  * Exclusive scan of in[0, count) into out (in == out allowed: each lane
  * reads its element before writing it), one warp, 32 elements per pass
@@ -181,12 +168,18 @@ static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 		gpu_list_cell<SMALL>(s, c, sm, gt, bar);
 }
 
-/* One thread, after the phases: the build is done. */
+/* One thread, after the phases: a build was made. */
+static __device__ __forceinline__ void rb_built(const gpu_sys &s)
+{
+	s.st->since = 0;
+	s.st->builds++;
+}
+
+/* The same, and the request served (the per-phase kernels' flag). */
 static __device__ __forceinline__ void rb_done(const gpu_sys &s)
 {
 	s.st->rebuild = 0;
-	s.st->since = 0;
-	s.st->builds++;
+	rb_built(s);
 }
 
 #endif

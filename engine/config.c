@@ -127,7 +127,7 @@ static const cfg_key cfg_keys[] = {
 	  0, "", "hybrid strategy: fraction of particles on the shared-memory path", 0 },
 	{ "backend", "autotune", T_BOOL, OFF(autotune), "true", 0, 1, NULL, 0, "",
 	  "time the launch parameters at start-up", 0 },
-	{ "backend", "persistent", T_ENUM, OFF(persistent), "off", 0, 0, "auto|off|on", -1,
+	{ "backend", "persistent", T_ENUM, OFF(persistent), "auto", 0, 0, "auto|off|on", -1,
 	  "", "NVE with the register strategy: run the steps between thermo outputs, rebuilds included, in one persistent GPU kernel (on; auto: up to 180,000 particles, where it measured faster; off: CUDA graphs)", 0 },
 	{ "output", "trajectory", STR(trajectory), "", 0, 0, NULL, 0, "",
 	  "H5MD trajectory file (empty: none)", LEN(trajectory) },

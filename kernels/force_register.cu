@@ -6,7 +6,7 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
-template <bool TYPED, int OUT, int BATCH>
+template <bool TYPED, bool FC, int OUT, int BATCH>
 __global__ void k_force_register(gpu_sys s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -17,8 +17,8 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, BATCH>(s, tpp, 0, t / tpp,
-				      gridDim.x * blockDim.x / tpp);
+	gpu_register_path<TYPED, OUT, BATCH, true, FC, true>(s, tpp, 0, t / tpp,
+							     gridDim.x * blockDim.x / tpp);
 }
 
 template <int OUT, int BATCH>
@@ -26,9 +26,11 @@ static void launch(const gpu_sys *s, int grid, int block, int tpp,
 		   cudaStream_t st)
 {
 	if (s->ntypes > 1)
-		k_force_register<true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+		k_force_register<true, true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+	else if (gpu_fc_free(s))
+		k_force_register<false, false, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
 	else
-		k_force_register<false, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+		k_force_register<false, true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
 }
 
 template <int BATCH>

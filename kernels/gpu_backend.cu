@@ -45,6 +45,7 @@ typedef struct gpu_ctx {
 	int graphs_ok, use_cond;
 	int4 *xqbuf[2];		/* s.xq = xqbuf[parity], s.xq_w the other */
 	int persist_grid;	/* blocks of the persistent kernel, 0: off */
+	int persist_tpp;	/* its lanes per particle (gpu_persist_tpp) */
 	int parity;
 	cudaGraphConditionalHandle pending_cond;	/* capture: next IF handle, 0: none */
 	gpu_status *h_status;	/* pinned */
@@ -171,9 +172,10 @@ static cudaGraphConditionalHandle new_cond(gpu_ctx *c)
 }
 
 /*
- * The rebuild sequence. In a graph with conditional nodes it is an IF node
- * whose body runs only when a rebuild is due, so a step without rebuild
- * costs no launches for it. Its condition is set by k_decide, or, when the
+ * The rebuild sequence. In a graph with conditional nodes its binning and
+ * sort are an IF node whose body runs only when a rebuild is due, and the
+ * list build follows the node (one launch per step that returns at once
+ * without a rebuild: k_build_list says why). The condition is set by k_decide, or, when the
  * previous step of the same graph made the handle (c->pending_cond), by
  * that step's kernels themselves (request_rebuild()). Elsewhere the
  * guarded kernels are enqueued and return at once when no rebuild is due.
@@ -215,10 +217,11 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 						u->p.conditional.phGraph_out[0],
 						NULL, NULL, 0,
 						cudaStreamCaptureModeThreadLocal));
-	gpu_enqueue_rebuild(&c->s, c->stream_body);
+	gpu_enqueue_rebuild_part(&c->s, c->stream_body, 1);
 	GPU_CHECK(cudaStreamEndCapture(c->stream_body, &body_out));
 	GPU_CHECK(cudaStreamUpdateCaptureDependencies(c->stream, &node, NULL, 1,
 						      cudaStreamSetCaptureDependencies));
+	gpu_enqueue_rebuild_part(&c->s, c->stream, 2);	/* see k_build_list */
 }
 
 /*
@@ -339,8 +342,11 @@ static void ensure_graphs(gpu_ctx *c)
 {
 	if (c->graphs_ok)
 		return;
+	c->persist_tpp = c->launch[c->strategy].tpp;
+	if (want_persist(c) && !c->cfg.threads_per_particle)
+		c->persist_tpp = gpu_persist_tpp(&c->s, c->persist_tpp);
 	c->persist_grid = want_persist(c) ?
-		gpu_persist_grid(&c->s, c->launch[c->strategy].tpp) : 0;
+		gpu_persist_grid(&c->s, c->persist_tpp) : 0;
 	for (int p = 0; p < 2; p++) {
 		c->g_multi[p] = capture(c, GRAPH_STEPS, 0, p);
 		c->g_one[p] = capture(c, 1, 0, p);
@@ -349,13 +355,20 @@ static void ensure_graphs(gpu_ctx *c)
 	c->graphs_ok = 1;
 }
 
+/* (Re)allocates the neighbour list for `stride` entries per particle. */
+static cudaError_t alloc_list(gpu_sys *s, int stride)
+{
+	cudaFree(s->nl);
+	s->nl = NULL;
+	return cudaMalloc(&s->nl, gpu_nl_ints(s->n, stride) * sizeof(int));
+}
+
 /* Grow the neighbour list to hold `need` per particle (never truncate). */
 static int grow_list(gpu_ctx *c, int need)
 {
 	int stride = ((need + need / 5 + 8) + 31) / 32 * 32;
 
-	cudaFree(c->s.nl);
-	if (cudaMalloc(&c->s.nl, gpu_nl_ints(c->s.n, stride) * sizeof(int)) != cudaSuccess) {
+	if (alloc_list(&c->s, stride) != cudaSuccess) {
 		fprintf(stderr, "mdsim: step %lld: cannot grow the GPU neighbour list to %d per particle (%.1f GB)\n",
 			c->h_status->step, stride,
 			(double)c->s.n * stride * 4 / 1e9);
@@ -471,7 +484,7 @@ static int gpu_run(md_backend *b, long nsteps)
 		while (use_persist(c) && left > 1) {	/* all middle steps */
 			int k = left - 1 < (1 << 30) ? (int)(left - 1) : 1 << 30;
 
-			gpu_enqueue_persist(&c->s, c->launch[c->strategy].tpp, k,
+			gpu_enqueue_persist(&c->s, c->persist_tpp, k,
 					    c->persist_grid, c->stream);
 			if (k & 1)
 				set_parity(c, 1 - c->parity);
@@ -799,7 +812,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
 	DALLOC(s->cell_start, s->ncell + 1);
 	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
-	DALLOC(s->nl, gpu_nl_ints(n, s->stride)); DALLOC(s->nn, n);
+	s->nl = NULL;
+	GPU_CHECK(alloc_list(s, s->stride)); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
 	s->req = &s->st->rebuild;	/* device address: request_rebuild() */
 	/* thermo copies the whole block, the NH fields included */
@@ -880,8 +894,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		       gpu_strategies[c->strategy].name, c->launch[c->strategy].block,
 		       c->launch[c->strategy].tpp, c->launch[c->strategy].hybrid_ratio);
 		if (c->persist_grid)
-			printf("GPU: NVE steps in one persistent kernel (%d blocks; backend.persistent)\n",
-			       c->persist_grid);
+			printf("GPU: NVE steps in one persistent kernel (%d blocks, %d lanes per particle; backend.persistent)\n",
+			       c->persist_grid, c->persist_tpp);
 		else if (cfg->persistent == 1)
 			printf("GPU: backend.persistent = on needs the register strategy and a device with cooperative launch and 130 KiB of shared memory per block: steps run in graphs\n");
 	}
@@ -1265,8 +1279,7 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	if (stride < 32 || stride % 32)	/* rows are written in 32-byte sectors */
 		return MD_EXIT_INPUT;
 	read_status(c);
-	cudaFree(c->s.nl);
-	GPU_CHECK(cudaMalloc(&c->s.nl, gpu_nl_ints(c->s.n, stride) * sizeof(int)));
+	GPU_CHECK(alloc_list(&c->s, stride));
 	c->s.stride = stride;
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */

@@ -84,6 +84,7 @@ typedef struct gpu_status {
 	long long since;	/* steps since the last build           */
 	long long builds;	/* neighbour list builds                */
 	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
+	unsigned list_done;	/* list build: blocks finished (k_build_list) */
 	int req[3];		/* persistent kernel: rebuild requests,
 				 * by step mod 3 (persist.cu)          */
 } gpu_status;
@@ -266,24 +267,29 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * gpu_pair_eval - the pair at float separation (dx, dy, dz) between
  * particles of types ti and tj (used only when TYPED): the shared pair
  * function in float, accumulated into f, e, w (e and w only with EFLAG:
- * without, the compiler drops the energy terms). The only place the
+ * without, the compiler drops the energy terms). FC = false: the caller
+ * knows that no pair is force-shifted (gpu_fc_free()), and the test per
+ * pair goes. valid = false: a padding entry, which contributes nothing
+ * (its r2 is replaced by one beyond every cut-off). The only place the
  * kernels evaluate a pair.
  */
-template <bool TYPED, bool EFLAG = true>
+template <bool TYPED, bool EFLAG = true, bool FC = true>
 static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 						     float dy, float dz, int ti,
 						     int tj, float3 &f, float &e,
-						     float &w)
+						     float &w, bool valid = true)
 {
 	float r2 = dx * dx + dy * dy + dz * dz;
 	float en, fr;
 
+	if (!valid)
+		r2 = 1e30f;
 	if (TYPED) {
 		md_lj_f c = gpu_pair_coeff(s, ti, tj);
 
-		fr = md_lj_pair_f(r2, &c, &en);
+		fr = md_lj_pair_fs_f(r2, &c, &en, FC);
 	} else {
-		fr = md_lj_pair_f(r2, &s.lj, &en);
+		fr = md_lj_pair_fs_f(r2, &s.lj, &en, FC);
 	}
 	f.x += dx * fr;
 	f.y += dy * fr;
@@ -292,6 +298,12 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 		e += en;
 		w += r2 * fr;
 	}
+}
+
+/* No pair of the system is force-shifted: kernels may use FC = false. */
+static inline bool gpu_fc_free(const gpu_sys *s)
+{
+	return s->ntypes == 1 && s->lj.fc == 0.f;
 }
 
 /*
@@ -329,16 +341,17 @@ static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
 }
 
 /* gpu_pair_accum_q - the pair of fixed-point positions qi, qj: gpu_sep_q(), then gpu_pair_eval(). */
-template <bool TYPED, bool EFLAG = true>
+template <bool TYPED, bool EFLAG = true, bool FC = true>
 static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 							const int4 &qi,
 							const int4 &qj,
 							float3 &f, float &e,
-							float &w)
+							float &w, bool valid = true)
 {
 	float3 d = gpu_sep_q(s, qi, qj);
 
-	gpu_pair_eval<TYPED, EFLAG>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w);
+	gpu_pair_eval<TYPED, EFLAG, FC>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w,
+					valid);
 }
 
 /* Cell coordinate along d of a wrapped position (as the binning does). */
@@ -459,6 +472,7 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 
 /* Host side, implemented in gpu_neighbor.cu / gpu_integrate.cu. */
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_rebuild_part(const gpu_sys *s, cudaStream_t st, int parts);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);
@@ -479,6 +493,7 @@ void gpu_enqueue_frame(const gpu_sys *s, unsigned fields, double *fx,
 		       cudaStream_t st);
 int gpu_cell_blocks(const gpu_sys *s);
 int gpu_persist_grid(const gpu_sys *s, int tpp);
+int gpu_persist_tpp(const gpu_sys *s, int tpp);
 void gpu_enqueue_persist(const gpu_sys *s, int tpp, int nsteps, int grid,
 			 cudaStream_t st);
 

@@ -69,27 +69,41 @@ __global__ void k_copy_back(gpu_sys s)
 		rb_copy_back(s, RB_T, RB_NT);
 }
 
-/* one group of GPU_LIST_WARPS warps per block */
+/*
+ * One group of GPU_LIST_WARPS warps per block. The last block to finish
+ * ends the rebuild (rb_done(), unless a list overflowed: the host then
+ * grows the list and the request stands), so that the list build is the
+ * rebuild's last launch. A graph launches it in every step, outside the
+ * conditional node that holds the sort: compute-sanitizer's synccheck
+ * reports every block barrier of a kernel inside a conditional node as
+ * divergent (CUDA 13.0, bench/RESULTS.md), and this kernel needs them.
+ */
 template <int SMALL>
 __global__ void __launch_bounds__(GPU_LIST_WARPS * 32)
 k_build_list(gpu_sys s)
 {
 	__shared__ gpu_list_smem sm;
 	__shared__ int due;
+	const volatile gpu_status *st = s.st;
 
 	/* one decision per block: the group barrier needs every warp, and
-	 * another block's list overflow may set the halt while this one starts */
+	 * another block's list overflow may set the halt while this one
+	 * starts. The request itself stays set until every block has
+	 * counted itself below. */
 	if (threadIdx.x == 0)
-		due = rebuild_due(s);
+		due = st->rebuild ? (st->halt ? 1 : 2) : 0;
 	__syncthreads();
-	if (due)
+	if (!due)
+		return;
+	if (due == 2)
 		rb_list<SMALL>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
-}
-
-__global__ void k_rebuild_done(gpu_sys s)
-{
-	if (rebuild_due(s))
-		rb_done(s);
+	__syncthreads();
+	if (threadIdx.x == 0 &&
+	    atomicAdd(&s.st->list_done, 1u) == gridDim.x - 1) {
+		s.st->list_done = 0;
+		if (!st->halt)
+			rb_done(s);
+	}
 }
 
 int gpu_cell_blocks(const gpu_sys *s)
@@ -119,13 +133,15 @@ static int list_grid(const gpu_sys *s)
 }
 
 /* ev: NULL, or GPU_REBUILD_STAGES + 1 events recorded around the stages */
-static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
+#define STAGE(k) do { if (ev) GPU_CHECK(cudaEventRecord(ev[k], st)); } while (0)
+
+/* Binning and sort: stages 0 to 3 (kernels with no block barrier). */
+static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 {
 	int nb = (s->n + 255) / 256;
 	int cb = (s->ncell + 255) / 256;
 	int sb = rb_scan_chunks(*s);
 
-#define STAGE(k) do { if (ev) GPU_CHECK(cudaEventRecord(ev[k], st)); } while (0)
 	STAGE(0);
 	k_zero_counts<<<cb, 256, 0, st>>>(*s);
 	k_bin<<<nb, 256, 0, st>>>(*s);
@@ -137,19 +153,43 @@ static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *e
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	k_copy_back<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
+	GPU_CHECK_LAUNCH();
+}
+
+/* The list build, which ends the rebuild: stage 4. */
+static void enqueue_list(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
+{
 	if (s->small_box)
 		k_build_list<1><<<list_grid(s), GPU_LIST_WARPS * 32, 0, st>>>(*s);
 	else
 		k_build_list<0><<<list_grid(s), GPU_LIST_WARPS * 32, 0, st>>>(*s);
 	STAGE(4);
-	k_rebuild_done<<<1, 1, 0, st>>>(*s);
-#undef STAGE
 	GPU_CHECK_LAUNCH();
+}
+#undef STAGE
+
+static void enqueue_rebuild_ev(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
+{
+	enqueue_sort(s, st, ev);
+	enqueue_list(s, st, ev);
 }
 
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st)
 {
 	enqueue_rebuild_ev(s, st, NULL);
+}
+
+/*
+ * The rebuild in two parts (parts: 1, binning and sort; 2, the list
+ * build), each kernel guarded by the request, so that a graph can put the
+ * first in a conditional node and launch the second in every step.
+ */
+void gpu_enqueue_rebuild_part(const gpu_sys *s, cudaStream_t st, int parts)
+{
+	if (parts & 1)
+		enqueue_sort(s, st, NULL);
+	if (parts & 2)
+		enqueue_list(s, st, NULL);
 }
 
 /* Times the stages of one forced rebuild: bin, scan, sort, list (ms). */

@@ -14,15 +14,17 @@ typedef struct MD_SFX(md_lj) {
 } MD_SFX(md_lj);
 
 /*
- * md_lj_pair - LJ interaction of one pair at squared distance r2.
+ * md_lj_pair_fs - LJ interaction of one pair at squared distance r2.
  * Returns F/r (so that F_vec = r_vec * result, r_vec = r_i - r_j, and the
  * pair virial is r2 * result); stores the pair energy in *e. Both are 0 at
  * r2 >= rc2. r2 must be > 0. Written without branches on r2 so that it
- * vectorises on the CPU and does not diverge on the GPU.
+ * vectorises on the CPU and does not diverge on the GPU. fshift = 0 tells
+ * it that no pair is force-shifted (c->fc == 0 for all), so that a caller
+ * with that constant drops the test; md_lj_pair() passes 1.
  */
-static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
-					      const MD_SFX(md_lj) *c,
-					      MD_REAL *e)
+static MD_INLINE MD_REAL MD_SFX(md_lj_pair_fs)(MD_REAL r2,
+						 const MD_SFX(md_lj) *c,
+						 MD_REAL *e, int fshift)
 {
 	const MD_REAL one = (MD_REAL)1;
 	MD_REAL in = r2 < c->rc2 ? one : (MD_REAL)0;
@@ -31,7 +33,7 @@ static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
 	MD_REAL fr = ir6 * (c->lj1 * ir6 - c->lj2) * ir2;
 	MD_REAL en = ir6 * (c->lj3 * ir6 - c->lj4) - c->eshift;
 
-	if (c->fc != (MD_REAL)0) {	/* same for all pairs of a type pair */
+	if (fshift && c->fc != (MD_REAL)0) {	/* same for all pairs of a type pair */
 		MD_REAL ir = MD_SQRT(ir2);
 		MD_REAL r = r2 * ir;
 		fr -= c->fc * ir;
@@ -39,4 +41,12 @@ static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
 	}
 	*e = in * en;
 	return in * fr;
+}
+
+/* md_lj_pair - md_lj_pair_fs() for any cut-off mode. */
+static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
+					      const MD_SFX(md_lj) *c,
+					      MD_REAL *e)
+{
+	return MD_SFX(md_lj_pair_fs)(r2, c, e, 1);
 }

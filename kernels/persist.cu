@@ -100,7 +100,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 }
 
 /* nsteps middle steps from the buffers s.xq (read) and s.xq_w (written) */
-template <bool TYPED, int BATCH>
+template <bool TYPED, bool FC, int BATCH>
 __global__ void __launch_bounds__(GPU_PERSIST_BLOCK)
 k_persist_nve(gpu_sys s, int tpp, int nsteps)
 {
@@ -135,8 +135,8 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 			count_since(s);
 			s.st->step++;
 		}
-		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH, false>(s, tpp, 0, t / tpp,
-									 nt / tpp);
+		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH, false, FC>(
+			s, tpp, 0, t / tpp, nt / tpp);
 		tmp = s.xq;
 		s.xq = s.xq_w;
 		s.xq_w = tmp;
@@ -150,15 +150,19 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 }
 
 /* The instance for the system and tpp (as gpu_force_register picks). */
+template <bool TYPED, bool FC>
+static const void *persist_fn_b(int tpp)
+{
+	return gpu_reg_batch(tpp) == 4 ? (const void *)k_persist_nve<TYPED, FC, 4>
+				       : (const void *)k_persist_nve<TYPED, FC, 2>;
+}
+
 static const void *persist_fn(const gpu_sys *s, int tpp)
 {
-	const bool typed = s->ntypes > 1, b4 = gpu_reg_batch(tpp) == 4;
-
-	if (typed)
-		return b4 ? (const void *)k_persist_nve<true, 4>
-			  : (const void *)k_persist_nve<true, 2>;
-	return b4 ? (const void *)k_persist_nve<false, 4>
-		  : (const void *)k_persist_nve<false, 2>;
+	if (s->ntypes > 1)
+		return persist_fn_b<true, true>(tpp);
+	return gpu_fc_free(s) ? persist_fn_b<false, false>(tpp)
+			      : persist_fn_b<false, true>(tpp);
 }
 
 /* Blocks of the cooperative launch: all resident, no more than the
@@ -190,6 +194,28 @@ int gpu_persist_grid(const gpu_sys *s, int tpp)
 	}
 	fit = (long)sms * per_sm;
 	return (int)(need < fit ? need : fit);
+}
+
+/*
+ * Lanes per particle for the persistent kernel: the force launch's tpp
+ * (what the autotuner timed) doubled, up to 32, while the doubled grid
+ * still has a block per particle group on every SM at once: one
+ * 1024-thread block per SM runs (130 KiB of shared memory each), and a
+ * grid of fewer blocks than SMs leaves SMs idle. Measured on the H200
+ * (bench/RESULTS.md, seventh session; steps/s at skin 0.7): 4,000
+ * particles tpp 8 91,994, 16 109,300, 32 118,771 (125 blocks); 16,384
+ * tpp 4 67,640 (64 blocks), 8 87,946 (128), 16 77,252 (grid-stride
+ * over 132); 32,000 tpp 4 65,383 (125), 8 60,296.
+ */
+int gpu_persist_tpp(const gpu_sys *s, int tpp)
+{
+	int dev, sms = 0;
+
+	GPU_CHECK(cudaGetDevice(&dev));
+	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	while (tpp < 32 && (long)s->n * tpp * 2 <= (long)sms * GPU_PERSIST_BLOCK)
+		tpp *= 2;
+	return tpp;
 }
 
 /* nsteps middle steps in one launch of `grid` blocks (gpu_persist_grid()). */

@@ -15,25 +15,19 @@
 /*
  * BATCH: neighbours per lane whose loads are in flight together. The
  * loop loads BATCH positions at once and the next BATCH indices before
- * it computes, instead of one position ahead: about one list chunk (8
- * entries) per particle in flight. Measured on the H200 (force launch,
- * ncu, bench/RESULTS.md): 1M particles tpp 4 224 -> 199 us with BATCH 2,
- * 201 with 4, 247 with 8 (80 registers); 32k 13.3 -> 11.5 us (2), 10.6
- * (4), 13.7 (8); end to end the autotuned tpp 2 at 1M is 3.5% faster
- * with 2 than with 4. Hence gpu_reg_batch(): 4 from tpp 4 up, else 2.
+ * it computes. Measured on the H200 (force launch, ncu, bench/RESULTS.md):
+ * 1M particles tpp 4 224 -> 199 us with BATCH 2, 201 with 4, 247 with 8
+ * (80 registers); 32k 13.3 -> 11.5 us (2), 10.6 (4), 13.7 (8).
  */
+#ifndef GPU_REG_BATCH_LO	/* below tpp 4 (a -D for experiments) */
+#define GPU_REG_BATCH_LO 2
+#endif
+
 static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
 {
-	return tpp >= 4 ? 4 : 2;
+	return tpp >= 4 ? 4 : GPU_REG_BATCH_LO;
 }
 
-/*
- * Particles [first, n): group g handles particle first + g, for
- * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
- * same number of times, so shuffles see full groups. OUT: GPU_F_* (with
- * GPU_F_KICK_DRIFT the particle's lane 0 kicks and drifts it with the
- * force in its registers; the caller advances the step counters).
- */
 /*
  * NC: loads through the read-only path (__ldg). Only for data that no
  * thread writes while the kernel runs: the persistent kernel (persist.cu)
@@ -46,7 +40,31 @@ static __device__ __forceinline__ T reg_load(const T *p)
 	return NC ? __ldg(p) : *p;
 }
 
-template <bool TYPED, int OUT, int BATCH = 2, bool NC = true>
+/*
+ * Particles [first, n): group g handles particle first + g, for
+ * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
+ * same number of times, so shuffles see full groups. OUT: GPU_F_* (with
+ * GPU_F_KICK_DRIFT the particle's lane 0 kicks and drifts it with the
+ * force in its registers; the caller advances the step counters). FC:
+ * see gpu_pair_eval() (false only when gpu_fc_free()).
+ *
+ * The list is walked in windows of S = BATCH tpp entries: lane `sub`
+ * takes entries w S + sub + u tpp, u < BATCH. S and the chunk of 8 are
+ * powers of two, so a window either lies inside one chunk (S <= 8) or is
+ * whole chunks (S >= 8): the lane's entries sit at fixed offsets from the
+ * window's start, which moves by one pointer step (the old code
+ * recomputed each entry's 64-bit address: 9 instructions an entry). An
+ * entry past the particle's count reads the particle itself (no load of
+ * the list) and is masked as a pair (gpu_pair_eval's valid), so there is
+ * no branch per pair. Measured on the H200 (RESULTS, seventh session):
+ * 17% fewer instructions at 1M; the time of a launch did not move (it is
+ * bound by L1 traffic, 84%) until the positions were loaded a window
+ * ahead (PIPE): 178.6 -> 173.4 us at 1M, 14.1 -> 13.5 us at 32k (tpp 2).
+ * PIPE costs 8 registers a lane; the persistent kernel (1024-thread
+ * blocks, 64 registers) lost 7% with it at 32k and does without.
+ */
+template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
+	  bool PIPE = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -56,6 +74,16 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 	/* iterate in lock-step per warp: the bound is rounded up per warp */
 	const int gpw = 32 / tpp;
 	const bool EFLAG = OUT == GPU_F_ENERGY;
+	const int S = BATCH * tpp;
+	/* pointer steps of a window: S >= 8, whole chunks; else within one */
+	const int big = S >= GPU_NL_CHUNK;
+	const int wstep = big ? S / GPU_NL_CHUNK * (GPU_NL_BLOCK * GPU_NL_CHUNK) : S;
+	const int cjump = GPU_NL_BLOCK * GPU_NL_CHUNK - GPU_NL_CHUNK;
+	unsigned off[BATCH];
+
+#pragma unroll
+	for (int u = 0; u < BATCH; u++)
+		off[u] = gpu_nl_off(sub + u * tpp);
 
 	for (int gbase = g0 - (g0 % gpw); gbase < count; gbase += gstride) {
 		const int g = gbase + (g0 % gpw);
@@ -63,37 +91,51 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		const int i = first + (act ? g : 0);
 		const int4 qi = s.xq[i];
 		const int nn = act ? s.nn[i] : 0;
-		const int *row = s.nl + gpu_nl_row(s.stride, i);
+		const int *p = s.nl + gpu_nl_row(s.stride, i);
 		const int4 *xq = s.xq;
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
-		int k0 = sub, en[BATCH];
+		int k0 = 0, en[BATCH];
 
 #pragma unroll
-		for (int u = 0; u < BATCH; u++) {
-			const int k = k0 + u * tpp;
+		for (int u = 0; u < BATCH; u++)
+			en[u] = sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+		int4 qn[BATCH];	/* PIPE: positions one window ahead, indices two */
 
-			en[u] = k < nn ? reg_load<NC>(row + gpu_nl_off(k)) : i;
+		if (PIPE) {
+#pragma unroll
+			for (int u = 0; u < BATCH; u++)
+				qn[u] = reg_load<NC>(xq + en[u]);
+			p += big || S % GPU_NL_CHUNK ? wstep : wstep + cjump;
+#pragma unroll
+			for (int u = 0; u < BATCH; u++)
+				en[u] = S + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
 		}
 		while (k0 < nn) {
 			int4 qj[BATCH];
 
 #pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				qj[u] = reg_load<NC>(xq + en[u]);
-			const int kb = k0;
-
-			k0 += BATCH * tpp;
-#pragma unroll
-			for (int u = 0; u < BATCH; u++) {	/* the next batch's indices */
-				const int k = k0 + u * tpp;
-
-				en[u] = k < nn ? reg_load<NC>(row + gpu_nl_off(k)) : i;
+			for (int u = 0; u < BATCH; u++) {
+				if (PIPE) {
+					qj[u] = qn[u];
+					qn[u] = reg_load<NC>(xq + en[u]);
+				} else {
+					qj[u] = reg_load<NC>(xq + en[u]);
+				}
 			}
+			const int kb = k0 + sub;
+
+			k0 += S;
+			const int ka = PIPE ? k0 + S : k0;	/* next indices */
+
+			p += big || ka % GPU_NL_CHUNK ? wstep : wstep + cjump;
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
-				if (kb + u * tpp < nn)
-					gpu_pair_accum_q<TYPED, EFLAG>(s, qi, qj[u], f, e, w);
+				en[u] = ka + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+#pragma unroll
+			for (int u = 0; u < BATCH; u++)
+				gpu_pair_accum_q<TYPED, EFLAG, FC>(s, qi, qj[u], f, e, w,
+								   kb + u * tpp < nn);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

@@ -97,6 +97,7 @@ k_build_list(gpu_sys s)
 		return;
 	if (due == 2)
 		rb_list<SMALL>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
+	__threadfence();	/* a halt this block set, before its count */
 	__syncthreads();
 	if (threadIdx.x == 0 &&
 	    atomicAdd(&s.st->list_done, 1u) == gridDim.x - 1) {

@@ -17,7 +17,7 @@
 	  MD_TUNE_BLOCK) \
 	X(shared, "one warp per cell stages the positions of the 27 neighbouring cells in shared memory and computes from there (no list)", \
 	  0) \
-	X(register, "tpp lanes per particle; own data in registers, next neighbour prefetched into registers, warp-shuffle reduction", \
+	X(register, "tpp lanes per particle; own data in registers, the next neighbours prefetched into registers, warp-shuffle reduction", \
 	  MD_TUNE_BLOCK | MD_TUNE_TPP) \
 	X(hybrid, "a fraction hybrid_ratio of the cells on the shared path, the rest on the register path, in one launch", \
 	  MD_TUNE_TPP | MD_TUNE_RATIO) \

@@ -217,11 +217,11 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 						u->p.conditional.phGraph_out[0],
 						NULL, NULL, 0,
 						cudaStreamCaptureModeThreadLocal));
-	gpu_enqueue_rebuild_part(&c->s, c->stream_body, 1);
+	gpu_enqueue_rebuild_sort(&c->s, c->stream_body);
 	GPU_CHECK(cudaStreamEndCapture(c->stream_body, &body_out));
 	GPU_CHECK(cudaStreamUpdateCaptureDependencies(c->stream, &node, NULL, 1,
 						      cudaStreamSetCaptureDependencies));
-	gpu_enqueue_rebuild_part(&c->s, c->stream, 2);	/* see k_build_list */
+	gpu_enqueue_rebuild_list(&c->s, c->stream);	/* see k_build_list */
 }
 
 /*

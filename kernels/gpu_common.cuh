@@ -269,8 +269,9 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * function in float, accumulated into f, e, w (e and w only with EFLAG:
  * without, the compiler drops the energy terms). FC = false: the caller
  * knows that no pair is force-shifted (gpu_fc_free()), and the test per
- * pair goes. valid = false: a padding entry, which contributes nothing
- * (its r2 is replaced by one beyond every cut-off). The only place the
+ * pair goes. valid = false: a slot past the particle's list, which
+ * contributes nothing (its r2 is replaced by one beyond every cut-off,
+ * so no branch is needed). The only place the
  * kernels evaluate a pair.
  */
 template <bool TYPED, bool EFLAG = true, bool FC = true>
@@ -472,7 +473,8 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 
 /* Host side, implemented in gpu_neighbor.cu / gpu_integrate.cu. */
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
-void gpu_enqueue_rebuild_part(const gpu_sys *s, cudaStream_t st, int parts);
+void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);

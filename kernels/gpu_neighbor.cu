@@ -181,16 +181,18 @@ void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st)
 }
 
 /*
- * The rebuild in two parts (parts: 1, binning and sort; 2, the list
- * build), each kernel guarded by the request, so that a graph can put the
- * first in a conditional node and launch the second in every step.
+ * The rebuild in two parts, each kernel guarded by the request, so that a
+ * graph can put the sort in a conditional node and launch the list build
+ * in every step (k_build_list says why).
  */
-void gpu_enqueue_rebuild_part(const gpu_sys *s, cudaStream_t st, int parts)
+void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st)
 {
-	if (parts & 1)
-		enqueue_sort(s, st, NULL);
-	if (parts & 2)
-		enqueue_list(s, st, NULL);
+	enqueue_sort(s, st, NULL);
+}
+
+void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st)
+{
+	enqueue_list(s, st, NULL);
 }
 
 /* Times the stages of one forced rebuild: bin, scan, sort, list (ms). */

@@ -17,15 +17,13 @@
  * loop loads BATCH positions at once and the next BATCH indices before
  * it computes. Measured on the H200 (force launch, ncu, bench/RESULTS.md):
  * 1M particles tpp 4 224 -> 199 us with BATCH 2, 201 with 4, 247 with 8
- * (80 registers); 32k 13.3 -> 11.5 us (2), 10.6 (4), 13.7 (8).
+ * (80 registers); 32k 13.3 -> 11.5 us (2), 10.6 (4), 13.7 (8); below
+ * tpp 4 (the autotuner's tpp 2 at 1M) 4 gained nothing over 2 (2,534
+ * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2.
  */
-#ifndef GPU_REG_BATCH_LO	/* below tpp 4 (a -D for experiments) */
-#define GPU_REG_BATCH_LO 2
-#endif
-
 static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
 {
-	return tpp >= 4 ? 4 : GPU_REG_BATCH_LO;
+	return tpp >= 4 ? 4 : 2;
 }
 
 /*
@@ -96,20 +94,25 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k0 = 0, en[BATCH];
-
-#pragma unroll
-		for (int u = 0; u < BATCH; u++)
-			en[u] = sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
 		int4 qn[BATCH];	/* PIPE: positions one window ahead, indices two */
+		/* indices of the window starting at entry ka (p points there) */
+		auto load_idx = [&](int ka) {
+#pragma unroll
+			for (int u = 0; u < BATCH; u++)
+				en[u] = ka + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+		};
+		/* p to the window starting at entry ka (> 0), then its indices */
+		auto next_window = [&](int ka) {
+			p += big || ka % GPU_NL_CHUNK ? wstep : wstep + cjump;
+			load_idx(ka);
+		};
 
+		load_idx(0);
 		if (PIPE) {
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
 				qn[u] = reg_load<NC>(xq + en[u]);
-			p += big || S % GPU_NL_CHUNK ? wstep : wstep + cjump;
-#pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				en[u] = S + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+			next_window(S);
 		}
 		while (k0 < nn) {
 			int4 qj[BATCH];
@@ -126,12 +129,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			const int kb = k0 + sub;
 
 			k0 += S;
-			const int ka = PIPE ? k0 + S : k0;	/* next indices */
-
-			p += big || ka % GPU_NL_CHUNK ? wstep : wstep + cjump;
-#pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				en[u] = ka + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+			next_window(PIPE ? k0 + S : k0);
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
 				gpu_pair_accum_q<TYPED, EFLAG, FC>(s, qi, qj[u], f, e, w,

@@ -37,6 +37,8 @@ static double model_bytes(int strategy, int n, double avg_nn)
 
 	if (strategy == MD_STRAT_shared || strategy == MD_STRAT_tiled)
 		force = 32.0;
+	else if (strategy == MD_STRAT_staged)	/* 16-bit list entries */
+		force = 36.0 + 2.0 * avg_nn;
 	else
 		force = 36.0 + 4.0 * avg_nn;
 	return (double)n * (integ + force);

@@ -34,6 +34,9 @@ typedef struct cfg_key {
 #define LEN(f) sizeof(((md_config *)0)->f)
 #define BIG 1e300
 
+/* "|global|shared|...": the enum string of backend.strategy, from the table */
+#define MD_STRAT_ENUM_STR(name, desc, tune) "|" #name
+
 static const cfg_key cfg_keys[] = {
 	{ "system", "lattice", T_ENUM, OFF(lattice), "fcc", 0, 0, "fcc|xyz|random", 0, "",
 	  "initial structure: fcc lattice (density, cells), an XYZ file (file) or random placement (density, particles, min_distance)", 0 },
@@ -113,7 +116,7 @@ static const cfg_key cfg_keys[] = {
 	{ "backend", "device", T_ENUM, OFF(device), "auto", 0, 0, "auto|cpu|cuda", 0,
 	  "", "auto: the GPU when one is present, else the CPU", 0 },
 	{ "backend", "strategy", T_ENUM, OFF(strategy), "auto", 0, 0,
-	  "auto|global|shared|register|hybrid|tiled", -1, "",
+	  "auto" MD_STRATEGY_TABLE(MD_STRAT_ENUM_STR), -1, "",
 	  "GPU force strategy (auto: chosen by the autotuner)", 0 },
 	{ "backend", "threads", T_INT, OFF(threads), "0", 0, 4096, NULL, 0, "",
 	  "OpenMP threads of the CPU backend (0: OMP_NUM_THREADS or all cores)", 0 },

@@ -390,6 +390,11 @@ static int recover(gpu_ctx *c, int finish_step)
 {
 	gpu_status *h = c->h_status;
 
+	if (h->dense) {
+		fprintf(stderr, "mdsim: step %lld: a cell's neighbourhood holds more than %d particles, beyond the 16-bit list of the %s strategy; use --strategy register\n",
+			h->step, GPU_LIST16_MAX, gpu_strategies[c->strategy].name);
+		return MD_EXIT_SIM;
+	}
 	if (h->blowup) {
 		int id = -1;
 		double4_32a x;
@@ -601,14 +606,43 @@ static double tune_strategy(gpu_ctx *c, int strat, int verbose)
 	return tbest;
 }
 
-static void autotune(gpu_ctx *c)
+/*
+ * Make the list match strategy strat's format (16-bit entries for
+ * `staged`, strategies.cu), with a forced rebuild when it changes; strat
+ * becomes the current strategy (recover() computes its forces). Returns 0
+ * or an exit code.
+ */
+static int use_strategy(gpu_ctx *c, int strat)
 {
-	int verbose = !c->cfg.quiet, s;
+	const int l16 = gpu_strategies[strat].list16;
+
+	c->strategy = strat;
+	if (c->s.list16 == l16)
+		return 0;
+	c->s.list16 = l16;
+	destroy_graphs(c);
+	gpu_enqueue_force_rebuild(&c->s, c->stream);
+	read_status(c);
+	while (c->h_status->halt) {
+		int rc = recover(c, 0);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int autotune(gpu_ctx *c)
+{
+	int verbose = !c->cfg.quiet, s, best = MD_STRAT_register, rc;
 
 	if (c->cfg.strategy >= 0) {
-		c->strategy = c->cfg.strategy;
-		tune_strategy(c, c->strategy, verbose);
-	} else {
+		rc = use_strategy(c, c->cfg.strategy);
+		if (!rc)
+			tune_strategy(c, c->strategy, verbose);
+		return rc;
+	}
+	{
 		double tbest = 1e30;
 
 		for (s = 0; s < MD_STRAT_COUNT; s++) {
@@ -616,16 +650,21 @@ static void autotune(gpu_ctx *c)
 
 			if (s == MD_STRAT_tiled && c->s.n > 65536)
 				continue;	/* never the best there */
+			rc = use_strategy(c, s);
+			if (rc)
+				return rc;
 			t = tune_strategy(c, s, verbose);
 			if (t < tbest) {
 				tbest = t;
-				c->strategy = s;
+				best = s;
 			}
 		}
+		rc = use_strategy(c, best);
 		if (verbose)
 			printf("autotune: strategy %s chosen\n",
 			       gpu_strategies[c->strategy].name);
 	}
+	return rc;
 }
 
 /* --- table functions ------------------------------------------------------ */
@@ -864,6 +903,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		return MD_EXIT_INPUT;
 	}
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
+	s->list16 = gpu_strategies[c->strategy].list16;
 
 	/* first list and forces; grow the list if the guess was short */
 	gpu_enqueue_force_rebuild(s, c->stream);
@@ -874,7 +914,12 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		if (rc)
 			return rc;
 	}
-	autotune(c);
+	{
+		int rc = autotune(c);
+
+		if (rc)
+			return rc;
+	}
 	enqueue_force(c, 1);
 	read_status(c);
 	{
@@ -1032,7 +1077,12 @@ static int gpu_set_strategy(md_backend *b, int strategy)
 		return MD_EXIT_INPUT;
 	if (strategy == c->strategy)
 		return 0;
-	c->strategy = strategy;
+	{
+		int rc = use_strategy(c, strategy);
+
+		if (rc)
+			return rc;
+	}
 	destroy_graphs(c);
 	/* forces of the current positions with the new strategy (idempotent) */
 	enqueue_force(c, 1);
@@ -1199,17 +1249,59 @@ extern "C" int gpu_neighbors(md_backend *b, int orig, int *out, int max)
 		return -1;
 	}
 	gpu_copy(c, &nn, c->s.nn + i, sizeof(int), cudaMemcpyDeviceToHost);
-	/* the whole block of 32 particles holding i's entries */
+	/* the whole block of 32 particles holding i's entries (of 4 or, with
+	 * list16, 2 bytes) */
 	row = (int *)malloc(sizeof(int) * GPU_NL_BLOCK * c->s.stride);
 	if (!row) {
 		free(id);
 		return -1;
 	}
-	gpu_copy(c, row, c->s.nl + gpu_nl_row(c->s.stride, i - i % GPU_NL_BLOCK),
-		 sizeof(int) * GPU_NL_BLOCK * c->s.stride, cudaMemcpyDeviceToHost);
+	if (c->s.list16)
+		gpu_copy(c, row, (unsigned short *)c->s.nl +
+			 gpu_nl_row(c->s.stride, i - i % GPU_NL_BLOCK),
+			 sizeof(unsigned short) * GPU_NL_BLOCK * c->s.stride,
+			 cudaMemcpyDeviceToHost);
+	else
+		gpu_copy(c, row, c->s.nl + gpu_nl_row(c->s.stride, i - i % GPU_NL_BLOCK),
+			 sizeof(int) * GPU_NL_BLOCK * c->s.stride, cudaMemcpyDeviceToHost);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
-	for (k = 0; k < nn && k < max && k < c->s.stride; k++)
-		out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)]];
+	if (c->s.list16) {	/* flat indices into i's cell's neighbourhood */
+		int *cs = (int *)malloc(sizeof(int) * (c->s.ncell + 1));
+		int cell = 0, ncj, js[32], pre[33], q;
+		const unsigned short *r16 = (const unsigned short *)row +
+			gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK);
+
+		if (!cs) {
+			free(row);
+			free(id);
+			return -1;
+		}
+		gpu_copy(c, cs, c->s.cell_start, sizeof(int) * (c->s.ncell + 1),
+			 cudaMemcpyDeviceToHost);
+		GPU_CHECK(cudaStreamSynchronize(c->stream));
+		while (cs[cell + 1] <= i)
+			cell++;
+		ncj = gpu_stencil(c->s, cell, 0, &q);
+		pre[0] = 0;
+		for (q = 0; q < ncj; q++) {
+			int cj = 0;
+
+			gpu_stencil(c->s, cell, q, &cj);
+			js[q] = cs[cj];
+			pre[q + 1] = pre[q] + cs[cj + 1] - cs[cj];
+		}
+		for (k = 0; k < nn && k < max && k < c->s.stride; k++) {
+			const int f = r16[gpu_nl_off(k)];
+
+			for (q = 0; q + 1 < ncj && pre[q + 1] <= f; q++)
+				;
+			out[k] = id[js[q] + f - pre[q]];
+		}
+		free(cs);
+	} else {
+		for (k = 0; k < nn && k < max && k < c->s.stride; k++)
+			out[k] = id[row[gpu_nl_row(c->s.stride, i % GPU_NL_BLOCK) + gpu_nl_off(k)]];
+	}
 	free(row);
 	free(id);
 	return nn;

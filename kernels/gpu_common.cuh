@@ -71,6 +71,7 @@
  */
 #define GPU_NL_BLOCK 32
 #define GPU_NL_CHUNK 8
+#define GPU_LIST16_MAX 65535	/* flat indices of a 16-bit list (s.list16) */
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
@@ -78,6 +79,8 @@ typedef struct gpu_status {
 	int halt;		/* stop stepping until the host acts    */
 	int overflow;		/* the neighbour list was too short     */
 	int max_nn;		/* largest list length seen (overflow)  */
+	int dense;		/* a 16-bit list cannot index a cell's
+				 * neighbourhood (list_build.cuh)       */
 	int blowup;		/* a particle left the box or is NaN    */
 	int bad_index;		/* sorted index of that particle        */
 	long long step;		/* steps completed on the device        */
@@ -133,6 +136,9 @@ typedef struct gpu_sys {
 	int4 *img, *imgt;
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;
 	int *nl, *nn;
+	int list16;		/* entries: 16-bit flat indices into the
+				 * cell's staged neighbourhood (strategy
+				 * `staged`), not j (list_build.cuh)    */
 	gpu_status *st;
 	gpu_acc *acc;
 	int lgv_on;		/* Langevin inside the integrators      */
@@ -186,6 +192,7 @@ typedef struct gpu_strategy {
 	gpu_force_fn launch;
 	int tune;		/* MD_TUNE_* flags                      */
 	int kick_drift;		/* takes GPU_F_KICK_DRIFT               */
+	int list16;		/* reads a 16-bit list (s.list16)       */
 } gpu_strategy;
 
 extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
@@ -422,7 +429,7 @@ static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 	} while (0)
 
 /* Cell coordinates of linear cell c. */
-static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
+static __host__ __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
 						       int cc[3])
 {
 	cc[0] = c % s.nc[0];
@@ -437,7 +444,7 @@ static __device__ __forceinline__ void gpu_cell_coords(const gpu_sys &s, int c,
  * dz, dy, dx = -1 up). The list build and the cell sweep give one lane
  * each stencil cell.
  */
-static __device__ __forceinline__ int gpu_stencil(const gpu_sys &s, int c,
+static __host__ __device__ __forceinline__ int gpu_stencil(const gpu_sys &s, int c,
 						  int k, int *cj)
 {
 	int cc[3], lo[3], wd[3], d;

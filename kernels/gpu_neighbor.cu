@@ -78,7 +78,7 @@ __global__ void k_copy_back(gpu_sys s)
  * reports every block barrier of a kernel inside a conditional node as
  * divergent (CUDA 13.0, bench/RESULTS.md), and this kernel needs them.
  */
-template <int SMALL>
+template <int SMALL, bool L16>
 __global__ void __launch_bounds__(GPU_LIST_WARPS * 32)
 k_build_list(gpu_sys s)
 {
@@ -96,7 +96,7 @@ k_build_list(gpu_sys s)
 	if (!due)
 		return;
 	if (due == 2)
-		rb_list<SMALL>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
+		rb_list<SMALL, GPU_LIST_R, L16>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
 	__threadfence();	/* a halt this block set, before its count */
 	__syncthreads();
 	if (threadIdx.x == 0 &&
@@ -127,7 +127,7 @@ static int list_grid(const gpu_sys *s)
 		GPU_CHECK(cudaGetDevice(&dev));
 		GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 		GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, k_build_list<0>, GPU_LIST_WARPS * 32, 0));
+			&per_sm, k_build_list<0, false>, GPU_LIST_WARPS * 32, 0));
 		resident = sms * (per_sm > 0 ? per_sm : 1);
 	}
 	return s->ncell < resident ? s->ncell : resident;
@@ -160,10 +160,16 @@ static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 /* The list build, which ends the rebuild: stage 4. */
 static void enqueue_list(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 {
-	if (s->small_box)
-		k_build_list<1><<<list_grid(s), GPU_LIST_WARPS * 32, 0, st>>>(*s);
+	const int g = list_grid(s), b = GPU_LIST_WARPS * 32;
+
+	if (s->small_box && s->list16)
+		k_build_list<1, true><<<g, b, 0, st>>>(*s);
+	else if (s->small_box)
+		k_build_list<1, false><<<g, b, 0, st>>>(*s);
+	else if (s->list16)
+		k_build_list<0, true><<<g, b, 0, st>>>(*s);
 	else
-		k_build_list<0><<<list_grid(s), GPU_LIST_WARPS * 32, 0, st>>>(*s);
+		k_build_list<0, false><<<g, b, 0, st>>>(*s);
 	STAGE(4);
 	GPU_CHECK_LAUNCH();
 }

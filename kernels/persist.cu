@@ -44,6 +44,9 @@ namespace cg = cooperative_groups;
 /* groups of the list phase per block, and their shared memory (dynamic) */
 #define PERSIST_GROUPS (GPU_PERSIST_BLOCK / (GPU_LIST_WARPS * 32))
 #define PERSIST_SMEM (PERSIST_GROUPS * sizeof(gpu_list_smem))
+/* particles per list sweep (list_build.cuh): 1 here, the kernel's 64
+ * registers hold no more (GPU_LIST_R = 4 spilled 16 to 56 bytes) */
+#define GPU_PERSIST_LIST_R 1
 static_assert(GPU_PERSIST_BLOCK % (GPU_LIST_WARPS * 32) == 0 && PERSIST_GROUPS <= 15,
 	      "whole list groups, a barrier id each (1..15)");
 
@@ -92,7 +95,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	g.sync();
 	rb_copy_back(s, t, nt);
 	g.sync();
-	rb_list<SMALL>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
+	rb_list<SMALL, GPU_PERSIST_LIST_R>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
 		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp);
 	g.sync();
 	if (t == 0 && !flag_set(&s.st->halt))	/* the flag: slots (below) */

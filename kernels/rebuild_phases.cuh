@@ -158,14 +158,15 @@ static __device__ __forceinline__ void rb_copy_back(const gpu_sys &s, int t, int
 /*
  * Group g of ng (groups of GPU_LIST_WARPS warps, list_build.cuh): the lists
  * of cells g, g + ng, ... (SMALL = s.small_box); gt: the thread's index in
- * its group, sm: the group's shared memory, bar: its barrier id.
+ * its group, sm: the group's shared memory, bar: its barrier id. R:
+ * particles per sweep; L16: 16-bit entries (s.list16).
  */
-template <int SMALL>
+template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
 static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 					       int gt, gpu_list_smem &sm, int bar)
 {
 	for (int c = g; c < s.ncell; c += ng)
-		gpu_list_cell<SMALL>(s, c, sm, gt, bar);
+		gpu_list_cell<SMALL, R, L16>(s, c, sm, gt, bar);
 }
 
 /* One thread, after the phases: a build was made. */

@@ -22,6 +22,8 @@
 	X(hybrid, "a fraction hybrid_ratio of the cells on the shared path, the rest on the register path, in one launch", \
 	  MD_TUNE_TPP | MD_TUNE_RATIO) \
 	X(tiled, "all pairs with shared-memory tiles (N-body tiling), no neighbour list: small systems and a GPU reference", \
-	  MD_TUNE_BLOCK)
+	  MD_TUNE_BLOCK) \
+	X(staged, "a block per cell stages the 27 cells' positions in shared memory; the particles walk a 16-bit list of indices into them, 128/occupancy lanes each", \
+	  0)
 
 #endif

@@ -142,6 +142,14 @@ START_TEST(test_strategies_liquid)
 			compare_strategy(&cfg, &st, s);
 		md_state_free(&st);
 	}
+	/* rc 4: 2,900 candidates around a cell, more than `staged` holds
+	 * in shared memory (GPU_STAGED_CAP, force_staged.cu): the rest
+	 * comes from global memory */
+	test_config(&cfg, 0.8442, 12, 1.44, 4.0, MD_SHIFT_NONE);
+	liquid_state(&cfg, &st, 50);
+	compare_strategy(&cfg, &st, MD_STRAT_register);
+	compare_strategy(&cfg, &st, MD_STRAT_staged);
+	md_state_free(&st);
 	/* a narrow box: 2 cells along each edge (L = 8.40, rlist 2.9) */
 	test_config(&cfg, 0.8442, 5, 1.0, 2.5, MD_SHIFT_ENERGY);
 	cfg.skin = 0.4;
@@ -480,7 +488,7 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 	static const long chunks[] = { 1, 2, 33, 18, 18 };
 	static const struct { int strat, persistent; } v[] = {
 		{ MD_STRAT_global, 0 }, { MD_STRAT_register, 0 },
-		{ MD_STRAT_register, 1 },
+		{ MD_STRAT_register, 1 }, { MD_STRAT_staged, 0 },
 	};
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
@@ -568,7 +576,7 @@ END_TEST
  * gives 3 cells per edge (the list build's minimum-image path), 8 gives 4
  * (its fast path at the smallest box it takes), 10 gives 6 (rc = 2.5).
  */
-static void neighbor_sets(int cells, double rc)
+static void neighbor_sets(int cells, double rc, int strat)
 {
 	const md_backend_ops *ops;
 	md_backend cpu = { &md_cpu_backend, NULL }, gpu = { NULL, NULL };
@@ -584,7 +592,7 @@ static void neighbor_sets(int cells, double rc)
 	rl = cfg.cutoff + cfg.skin;
 	state_copy(&s2, &st);
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &st), 0);
-	cfg.strategy = MD_STRAT_global;
+	cfg.strategy = strat;
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &s2), 0);
 	for (i = 0; i < st.n; i += st.n > 2000 ? 37 : 7) {
 		int na = md_cpu_neighbors(&cpu, i, a, 512);
@@ -627,14 +635,23 @@ static void neighbor_sets(int cells, double rc)
 
 START_TEST(test_neighbor_sets)
 {
+	int s;
+
 	if (!test_gpu_present())
 		return;
-	neighbor_sets(6, 2.5);
-	neighbor_sets(8, 2.5);
-	neighbor_sets(10, 2.5);
-	/* rc 4: cells of 5.04, 2,900 candidates around a cell, more than
-	 * the build stages at once (GPU_LIST_CAP, list_build.cuh): batches */
-	neighbor_sets(12, 4.0);
+	/* global: entries are indices j; staged: 16-bit flat indices into
+	 * the cell's neighbourhood, mapped back by gpu_neighbors() */
+	for (s = 0; s < 2; s++) {
+		const int strat = s ? MD_STRAT_staged : MD_STRAT_global;
+
+		neighbor_sets(6, 2.5, strat);
+		neighbor_sets(8, 2.5, strat);
+		neighbor_sets(10, 2.5, strat);
+		/* rc 4: cells of 5.04, 2,900 candidates around a cell, more
+		 * than the build stages at once (GPU_LIST_CAP, list_build.cuh):
+		 * batches */
+		neighbor_sets(12, 4.0, strat);
+	}
 }
 END_TEST
 

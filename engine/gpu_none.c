@@ -48,6 +48,13 @@ int gpu_test_shrink_list(md_backend *b, int stride)
 	return -1;
 }
 
+int gpu_test_list16_max(md_backend *b, int max)
+{
+	(void)b;
+	(void)max;
+	return -1;
+}
+
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 {
 	(void)b; (void)nsteps;

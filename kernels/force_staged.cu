@@ -16,7 +16,7 @@
  * 49% occupancy, L1 45%): each block waits for its 660 staged positions
  * (27 cells, each staged again by 27 blocks) before any pair, where the
  * register path's gathers hit L1 without a barrier. Kept as a measured
- * alternative in the strategy comparison; the autotuner does not pick it.
+ * alternative in the strategy comparison; strategy = auto leaves it out.
  *
  * Lanes per particle: L = 128 / (particles in the cell), any count (a
  * cell of 24 gets 5 lanes each, 120 of 128 threads busy; a power of two

@@ -62,6 +62,14 @@ double gpu_set_hybrid_ratio(md_backend *b, double ratio);
  */
 int gpu_test_shrink_list(md_backend *b, int stride);
 
+/*
+ * gpu_test_list16_max - test hook: the largest cell neighbourhood a
+ * 16-bit list (strategy `staged`) may index, from now on (1 ..
+ * 65535), so that a switch to `staged` meets a neighbourhood too large
+ * for it in a small system. Returns 0 or -1.
+ */
+int gpu_test_list16_max(md_backend *b, int max);
+
 #ifdef __cplusplus
 }
 #endif

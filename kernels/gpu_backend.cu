@@ -391,8 +391,8 @@ static int recover(gpu_ctx *c, int finish_step)
 	gpu_status *h = c->h_status;
 
 	if (h->dense) {
-		fprintf(stderr, "mdsim: step %lld: a cell's neighbourhood holds more than %d particles, beyond the 16-bit list of the %s strategy; use --strategy register\n",
-			h->step, GPU_LIST16_MAX, gpu_strategies[c->strategy].name);
+		fprintf(stderr, "mdsim: step %lld: a cell's neighbourhood holds more than %d particles, beyond the 16-bit list of the %s strategy; use another strategy (register)\n",
+			h->step, c->s.list16_max, gpu_strategies[c->strategy].name);
 		return MD_EXIT_SIM;
 	}
 	if (h->blowup) {
@@ -606,20 +606,9 @@ static double tune_strategy(gpu_ctx *c, int strat, int verbose)
 	return tbest;
 }
 
-/*
- * Make the list match strategy strat's format (16-bit entries for
- * `staged`, strategies.cu), with a forced rebuild when it changes; strat
- * becomes the current strategy (recover() computes its forces). Returns 0
- * or an exit code.
- */
-static int use_strategy(gpu_ctx *c, int strat)
+/* A forced rebuild (graphs dropped), recovered: 0 or an exit code. */
+static int forced_rebuild(gpu_ctx *c)
 {
-	const int l16 = gpu_strategies[strat].list16;
-
-	c->strategy = strat;
-	if (c->s.list16 == l16)
-		return 0;
-	c->s.list16 = l16;
 	destroy_graphs(c);
 	gpu_enqueue_force_rebuild(&c->s, c->stream);
 	read_status(c);
@@ -630,6 +619,40 @@ static int use_strategy(gpu_ctx *c, int strat)
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * Make the list match strategy strat's format (16-bit entries for
+ * `staged`, strategies.cu), with a forced rebuild when it changes; strat
+ * becomes the current strategy (recover() computes its forces). Returns 0
+ * or an exit code. A 16-bit list that cannot index some cell's
+ * neighbourhood (recover() says so) is refused: the previous strategy and
+ * its list come back, and the call returns MD_EXIT_INPUT.
+ */
+static int use_strategy(gpu_ctx *c, int strat)
+{
+	const int l16 = gpu_strategies[strat].list16, old = c->strategy;
+	int rc;
+
+	c->strategy = strat;
+	if (c->s.list16 == l16)
+		return 0;
+	c->s.list16 = l16;
+	rc = forced_rebuild(c);
+	if (rc && c->h_status->dense && !gpu_strategies[old].list16) {
+		c->h_status->dense = 0;
+		c->h_status->halt = 0;
+		write_status(c);
+		c->strategy = old;
+		c->s.list16 = 0;
+		rc = forced_rebuild(c);
+		if (!rc) {	/* the rebuild re-sorted: forces in the new order */
+			enqueue_force(c, 1);
+			read_status(c);
+			rc = MD_EXIT_INPUT;
+		}
+	}
+	return rc;
 }
 
 static int autotune(gpu_ctx *c)
@@ -650,6 +673,11 @@ static int autotune(gpu_ctx *c)
 
 			if (s == MD_STRAT_tiled && c->s.n > 65536)
 				continue;	/* never the best there */
+			/* `staged` (16-bit list): two more rebuilds to time it,
+			 * and it measured slower than `register` at every size
+			 * (force_staged.cu); chosen only by name */
+			if (gpu_strategies[s].list16)
+				continue;
 			rc = use_strategy(c, s);
 			if (rc)
 				return rc;
@@ -904,6 +932,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
 	s->list16 = gpu_strategies[c->strategy].list16;
+	s->list16_max = GPU_LIST16_MAX;
 
 	/* first list and forces; grow the list if the guess was short */
 	gpu_enqueue_force_rebuild(s, c->stream);
@@ -1376,6 +1405,17 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */
 	write_status(c);
+	return 0;
+}
+
+extern "C" int gpu_test_list16_max(md_backend *b, int max)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	if (max < 1 || max > GPU_LIST16_MAX)
+		return -1;
+	c->s.list16_max = max;
+	destroy_graphs(c);	/* they hold the old value */
 	return 0;
 }
 

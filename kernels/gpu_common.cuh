@@ -139,6 +139,8 @@ typedef struct gpu_sys {
 	int list16;		/* entries: 16-bit flat indices into the
 				 * cell's staged neighbourhood (strategy
 				 * `staged`), not j (list_build.cuh)    */
+	int list16_max;		/* largest neighbourhood it indexes:
+				 * GPU_LIST16_MAX (a test lowers it)    */
 	gpu_status *st;
 	gpu_acc *acc;
 	int lgv_on;		/* Langevin inside the integrators      */

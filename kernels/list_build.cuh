@@ -218,7 +218,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	const int4 qref = s.xq[first];
 	list_group_sync(bar);
 	total = sm.pre[ncj];
-	if (L16 && total > GPU_LIST16_MAX) {	/* beyond 16 bits: stop */
+	if (L16 && total > s.list16_max) {	/* beyond 16 bits: stop */
 		if (gt == 0) {
 			s.st->dense = 1;
 			s.st->halt = 1;

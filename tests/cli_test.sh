@@ -70,11 +70,11 @@ ok "--version exits 0: $(head -n 1 "$tmp/out")"
 run --list-strategies
 expect_rc 0 "--list-strategies"
 names=$(awk 'NF {print $1}' "$tmp/out" | tr '\n' ' ')
-[ "$(grep -c . "$tmp/out")" -eq 5 ] || fail "--list-strategies: $(grep -c . "$tmp/out") lines, expected 5"
-for s in global shared register hybrid tiled; do
+[ "$(grep -c . "$tmp/out")" -eq 6 ] || fail "--list-strategies: $(grep -c . "$tmp/out") lines, expected 6"
+for s in global shared register hybrid tiled staged; do
 	grep -qE "^$s[[:space:]]+[^[:space:]]" "$tmp/out" || fail "--list-strategies: no '$s' with a description"
 done
-ok "--list-strategies lists 5: $names"
+ok "--list-strategies lists 6: $names"
 
 # --- bad input: exit 2, message says where and what -----------------------
 run "$tmp/does_not_exist.ini"

@@ -752,6 +752,57 @@ START_TEST(test_overflow_recovery)
 END_TEST
 
 /*
+ * A switch to `staged` whose 16-bit list cannot index some cell's
+ * neighbourhood (lowered to 100 particles by the test hook; in use, more
+ * than 65,535) is refused with an input error, and the run goes on with
+ * the previous strategy and its list: 10 + 10 steps agree with 20 CPU
+ * steps as in test_overflow_recovery.
+ */
+START_TEST(test_staged_refused)
+{
+	const md_backend_ops *ops;
+	md_backend gpu = { NULL, NULL }, cpu = { &md_cpu_backend, NULL };
+	md_config cfg;
+	md_state st, g, c;
+	md_thermo tg, tc;
+	md_stats stats;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	gpu.ops = ops;
+	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
+	cfg.strategy = MD_STRAT_register;
+	liquid_state(&cfg, &st, 100);
+	state_copy(&g, &st);
+	state_copy(&c, &st);
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
+	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &c), 0);
+	ck_assert_int_eq(ops->run(&gpu, 10), 0);
+	ck_assert_int_eq(gpu_test_list16_max(&gpu, 100), 0);
+	ck_assert_int_eq(ops->set_strategy(&gpu, MD_STRAT_staged), MD_EXIT_INPUT);
+	ck_assert_int_eq(ops->run(&gpu, 10), 0);
+	ck_assert_int_eq(cpu.ops->run(&cpu, 20), 0);
+	ops->thermo(&gpu, &tg);
+	cpu.ops->thermo(&cpu, &tc);
+	ops->stats(&gpu, &stats);
+	printf("  staged refused (neighbourhoods over 100): register goes on, pe %.9f vs CPU %.9f after 20 steps\n",
+	       tg.pe / st.n, tc.pe / st.n);
+	ck_assert_int_eq(tg.step, 20);
+	ck_assert_msg(fabs(tg.pe - tc.pe) < 1e-5 * fabs(tc.pe), "pe %g vs %g", tg.pe, tc.pe);
+	/* once allowed again, the switch goes through */
+	ck_assert_int_eq(gpu_test_list16_max(&gpu, 65535), 0);
+	ck_assert_int_eq(ops->set_strategy(&gpu, MD_STRAT_staged), 0);
+	ck_assert_int_eq(ops->run(&gpu, 5), 0);
+	ops->destroy(&gpu);
+	cpu.ops->destroy(&cpu);
+	md_state_free(&st);
+	md_state_free(&g);
+	md_state_free(&c);
+}
+END_TEST
+
+/*
  * Asynchronous downloads into pinned buffers (the trajectory writer's
  * path): a frame started at step 10 and collected after 40 more steps holds
  * step 10 (the CPU backend's positions after 10 steps), not step 50; two
@@ -893,6 +944,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_nve_chunks);
 	tcase_add_test(t, test_nve_chunks_small_mixture);
 	tcase_add_test(t, test_overflow_recovery);
+	tcase_add_test(t, test_staged_refused);
 	tcase_add_test(t, test_async_download);
 	tcase_add_test(t, test_nve_drift);
 	suite_add_tcase(s, t);

@@ -655,17 +655,19 @@ static int use_strategy(gpu_ctx *c, int strat)
 	return rc;
 }
 
-static int autotune(gpu_ctx *c)
+/*
+ * The strategy and its launch parameters. gpu_init has built the list in
+ * the format of c->strategy (the configured one, or `register` for auto),
+ * and auto chooses among the strategies of that format only.
+ */
+static void autotune(gpu_ctx *c)
 {
-	int verbose = !c->cfg.quiet, s, best = MD_STRAT_register, rc;
+	int verbose = !c->cfg.quiet, s;
 
 	if (c->cfg.strategy >= 0) {
-		rc = use_strategy(c, c->cfg.strategy);
-		if (!rc)
-			tune_strategy(c, c->strategy, verbose);
-		return rc;
-	}
-	{
+		c->strategy = c->cfg.strategy;
+		tune_strategy(c, c->strategy, verbose);
+	} else {
 		double tbest = 1e30;
 
 		for (s = 0; s < MD_STRAT_COUNT; s++) {
@@ -676,23 +678,18 @@ static int autotune(gpu_ctx *c)
 			/* `staged` (16-bit list): two more rebuilds to time it,
 			 * and it measured slower than `register` at every size
 			 * (force_staged.cu); chosen only by name */
-			if (gpu_strategies[s].list16)
+			if (gpu_strategies[s].list16 != c->s.list16)
 				continue;
-			rc = use_strategy(c, s);
-			if (rc)
-				return rc;
 			t = tune_strategy(c, s, verbose);
 			if (t < tbest) {
 				tbest = t;
-				best = s;
+				c->strategy = s;
 			}
 		}
-		rc = use_strategy(c, best);
 		if (verbose)
 			printf("autotune: strategy %s chosen\n",
 			       gpu_strategies[c->strategy].name);
 	}
-	return rc;
 }
 
 /* --- table functions ------------------------------------------------------ */
@@ -943,12 +940,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		if (rc)
 			return rc;
 	}
-	{
-		int rc = autotune(c);
-
-		if (rc)
-			return rc;
-	}
+	autotune(c);
 	enqueue_force(c, 1);
 	read_status(c);
 	{

@@ -57,20 +57,23 @@ sanitize)
 	# `persistent`: register with backend.persistent = on and a rebuild
 	# every 3 steps, so that the persistent kernel (after the 32 sampled
 	# steps) rebuilds inside; racecheck then runs 40 steps.
-	# `list4`: racecheck of the list build at 4 cells per edge (its fast
-	# path; small.ini has 3, the minimum-image path), 3 steps; `list4s`
-	# the same for the 16-bit list of `staged`.
+	# `list4`: every tool on the list build at 4 cells per edge (its
+	# sub-cell path; small.ini has 3, the minimum-image path), racecheck 3
+	# steps; `persist4` the same with the persistent kernel rebuilding
+	# every 3 steps; `list4s`: racecheck of the 16-bit list of `staged`.
 	t_all=$SECONDS; L=$(mktemp -d)
-	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 list4s}; do
+	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 persist4 list4s}; do
 		for tool in memcheck racecheck synccheck initcheck; do
 			extra=(); st=$s
 			[ $s = persistent ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3); }
-			[ $s = list4 ] && { [ $tool = racecheck ] || continue; st=register; extra=(--set 'system.cells=8 8 8'); }
+			[ $s = list4 ] && { st=register; extra=(--set 'system.cells=8 8 8'); }
+			[ $s = persist4 ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3 --set 'system.cells=8 8 8'); }
 			[ $s = list4s ] && { [ $tool = racecheck ] || continue; st=staged; extra=(--set 'system.cells=8 8 8'); }
 			case $tool in
 			memcheck) args=(--steps 60) ;;
 			racecheck) args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 3)
-				[ $s = persistent ] && args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 40) ;;
+				[ $s = persistent ] && args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 40)
+				[ $s = persist4 ] && args=(--set backend.autotune=false --steps 40) ;;
 			*) args=(--set backend.autotune=false --steps 200) ;;
 			esac
 			t0=$SECONDS

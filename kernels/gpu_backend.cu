@@ -708,6 +708,7 @@ static void gpu_destroy(md_backend *b)
 	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
+	cudaFree(s->sub_start);
 	cudaFree(s->block_sums); cudaFree(s->nl); cudaFree(s->nn);
 	cudaFree(s->st); cudaFree(s->acc);
 	if (c->h_status)
@@ -861,7 +862,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
 	 * the first download (3 x 3 doubles, 3 + 1 ints). */
 	need_bytes = (double)n * (5 * 32 + 3 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
-		     (double)s->ncell * 8;
+		     (double)s->ncell * (8 + 8 * GPU_SUB);
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
 		fprintf(stderr, "mdsim: %d particles need about %.1f GB on the GPU; %.1f GB are free on %s\n",
@@ -873,9 +874,10 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(c->xqbuf[0], n); DALLOC(c->xqbuf[1], n);
 	set_parity(c, 0);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
-	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell);
+	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell * GPU_SUB);
 	DALLOC(s->cell_start, s->ncell + 1);
-	DALLOC(s->block_sums, (s->ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
+	DALLOC(s->sub_start, s->ncell * GPU_SUB + 1);
+	DALLOC(s->block_sums, (s->ncell * GPU_SUB + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	s->nl = NULL;
 	GPU_CHECK(alloc_list(s, s->stride)); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);

@@ -52,7 +52,14 @@
 #define GPU_CHECK_LAUNCH() GPU_CHECK(cudaGetLastError())
 
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
-#define GPU_SCAN_CELLS 256		/* cells per chunk of the cell-count scan */
+#define GPU_SCAN_CELLS 256		/* sub-cells per chunk of the count scan */
+/*
+ * Sub-cells per cell: the halves along y and z (index hy + 2 hz). The sort
+ * orders the particles of a cell by sub-cell, so that the list build can
+ * leave out the parts of the neighbourhood beyond reach of a sub-cell
+ * (list_build.cuh).
+ */
+#define GPU_SUB 4
 
 /* Particle count limit: thread indices of up to 16 lanes per particle fit
  * an int (the hybrid launch also clamps its grid). */
@@ -134,7 +141,11 @@ typedef struct gpu_sys {
 	int *req;
 	float4 *f;
 	int4 *img, *imgt;
+	/* cell: a particle's sub-cell (GPU_SUB per cell) at the last
+	 * binning; cell_count: per sub-cell; sub_start[GPU_SUB ncell + 1]:
+	 * first particle of each sub-cell, cell_start[c] = sub_start[GPU_SUB c] */
 	int *id, *idt, *cell, *slot, *cell_count, *cell_start, *block_sums;
+	int *sub_start;
 	int *nl, *nn;
 	int list16;		/* entries: 16-bit flat indices into the
 				 * cell's staged neighbourhood (strategy
@@ -364,13 +375,19 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 					valid);
 }
 
-/* Cell coordinate along d of a wrapped position (as the binning does). */
+/*
+ * Cell coordinate along d of a wrapped position (as the binning does);
+ * *half (if given): 1 if x lies in the cell's upper half along d.
+ */
 static __device__ __forceinline__ int gpu_cell_of(const gpu_sys &s, double x,
-						  int d)
+						  int d, int *half = nullptr)
 {
-	int c = (int)(x * s.dibox[d] * s.nc[d]);
+	const double t = x * s.dibox[d] * s.nc[d];
+	const int c = min(max((int)t, 0), s.nc[d] - 1);
 
-	return min(max(c, 0), s.nc[d] - 1);
+	if (half)
+		*half = t - c >= 0.5;
+	return c;
 }
 
 /*

@@ -140,7 +140,7 @@ static int list_grid(const gpu_sys *s)
 static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 {
 	int nb = (s->n + 255) / 256;
-	int cb = (s->ncell + 255) / 256;
+	int cb = (rb_nsub(*s) + 255) / 256;
 	int sb = rb_scan_chunks(*s);
 
 	STAGE(0);

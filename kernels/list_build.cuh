@@ -11,6 +11,12 @@
  * list entry of its rank among the hits (the hits of 32 candidates are
  * consecutive entries: one or two 32-byte sectors).
  *
+ * The particles of a cell are sorted by sub-cell (its halves along y and
+ * z, GPU_SUB). In the common case (4 or more cells per edge, 32-bit
+ * entries, at most GPU_LIST_CAP candidates) the group stages the
+ * neighbourhood as sub-cell ranges in slab order (GPU_SUBHOOD) and warp w
+ * sweeps sub-cell w's particles against only the 25/36 of it within reach.
+ *
  * An entry is the neighbour's index j, or (s.list16, the `staged`
  * strategy, force_staged.cu) its flat index as a 16-bit number: the force
  * kernel stages the same neighbourhood in the same order and reads the
@@ -22,16 +28,18 @@
  * warp per cell doing 18,700 dependent instructions: 46 us, latency-bound
  * with 10 warps per SM (ncu, bench/RESULTS.md).
  *
- * Candidates are float positions relative to the cell's first particle
+ * Candidates are float positions p relative to the cell's first particle
  * (the wrapped fixed-point difference, converted once when staged), with
- * the index j in w: they lie less than 2 cell edges from it (at a build
- * every particle is in its cell), so with 4 or more cells per edge their
- * integer differences do not wrap and the float difference is the minimum
- * image; SMALL (s.small_box: fewer along some edge) adds the float minimum
- * image. The test is r^2 < rlist^2 (1 + 1e-5) in float: a superset of the
- * pairs within rlist despite the float rounding (~3e-7 of the
- * coordinates), so the list is the CPU's plus pairs within 1.4e-5 of
- * rlist (tests/gpu_backend.c allows 1e-4); the force kernels test rc.
+ * |p|^2 in w and the index j beside them: they lie less than 2 cell edges
+ * from it (at a build every particle is in its cell), so with 4 or more
+ * cells per edge their integer differences do not wrap and the float
+ * difference is the minimum image; SMALL (s.small_box: fewer along some
+ * edge) adds the float minimum image. The test is r^2 < rlist^2 (1 + 1e-5)
+ * in float (SMALL), or |p|^2 - 2 p_i.p < rlist^2 (1 + 1e-5) (1 +
+ * GPU_LIST_DOT_SLACK) - |p_i|^2 (three fused multiply-adds): a superset of
+ * the pairs within rlist despite the rounding, so the list is the CPU's
+ * plus pairs within ~3e-5 of rlist (tests/gpu_backend.c allows 1e-4); the
+ * force kernels test rc.
  */
 #ifndef MD_LIST_BUILD_CUH
 #define MD_LIST_BUILD_CUH
@@ -46,15 +54,42 @@
  * once for R particles. Measured at 1M, skin 0.57 (RESULTS, eighth
  * session): a list build 1.16 ms with R = 1, 1.09 ms with 4 (hits stored
  * at once); 1.33 ms with 4 and the hits gathered in shared memory first
- * (fewer instructions per candidate, 72 registers: 7 blocks per SM).
+ * (fewer instructions per candidate, 72 registers: 7 blocks per SM). The
+ * build now takes 72 registers itself (ninth session: 0.96 ms; capped at 64
+ * for 8 blocks per SM, 1.00 ms).
  */
 #define GPU_LIST_R 4
+/*
+ * Extra relative margin of the dot-product test: its terms reach 20
+ * rlist^2 (|p| < 2 cell edges per axis, an edge < 1.25 rlist with 4 or
+ * more cells per edge) and each of its 4 roundings up to 2^-24 of 40
+ * rlist^2, about 1e-5 rlist^2 in all: the margin covers that 3 times.
+ */
+#define GPU_LIST_DOT_SLACK 3e-5f
+
+/*
+ * The sub-cell neighbourhood (not SMALL, not L16): the 27 cells' sub-cells
+ * as GPU_SUBHOOD ranges in the order of the fine slabs, range k = (fz 6 +
+ * fy) 3 + dx + 1, where fz = 2 (dz + 1) + hz and fy = 2 (dy + 1) + hy
+ * count the half-cell slabs along z and y (0 .. 5) and dx = -1, 0, 1. A
+ * particle of sub-cell (hy, hz) of the centre cell (slabs 2 + hy, 2 + hz)
+ * lies a whole cell edge (>= rlist) from the slab 3 away from its own: it
+ * needs slabs fz = hz .. hz + 4 and fy = hy .. hy + 4 only, and for each fz
+ * these are GPU_SUBHOOD_SPAN consecutive ranges, one run of candidates:
+ * 75 of the 108 ranges, 25/36 of the candidate tests. Measured at 1M
+ * (RESULTS, ninth session): a build 1.07 -> 1.03 ms; with the test as a
+ * dot product and the store predicated (list_sweep) 0.96 ms.
+ */
+#define GPU_SUBHOOD 108		/* 6 z slabs x 6 y slabs x 3 cells along x */
+#define GPU_SUBHOOD_RUNS 5	/* runs of a sub-cell: its z slabs */
+#define GPU_SUBHOOD_SPAN 15	/* ranges of a run: 5 y slabs x 3 cells */
 
 /* Shared memory of one group. */
 typedef struct gpu_list_smem {
-	float4 cand[GPU_LIST_CAP];	/* relative position, w: j (int bits) */
-	int js[32];			/* neighbour cell k: first particle */
-	int pre[33];			/* flat index of its first candidate */
+	float4 cand[GPU_LIST_CAP];	/* relative position p, w: |p|^2 */
+	int cj[GPU_LIST_CAP];		/* its index j */
+	int js[GPU_SUBHOOD];		/* range k: first particle */
+	int pre[GPU_SUBHOOD + 1];	/* flat index of its first candidate */
 } gpu_list_smem;
 
 /*
@@ -101,82 +136,181 @@ static __device__ __forceinline__ int gpu_hood_ranges(const gpu_sys &s, int c,
 }
 
 /*
- * Stage the flat candidates [b0, b0 + nb) of a neighbourhood (ranges js,
- * pre) into cand[f - b0]: the position relative to qref (gpu_sep_q), w:
- * the index j (TYPE false) or the type (TYPE true), as int bits. Thread
- * gt of nt (whole warps): warp gt / 32 copies cells gt / 32, + nt / 32, ...
+ * The sub-cell neighbourhood of cell c (not SMALL: 27 distinct cells), by
+ * one warp: js[k], pre[k] of its GPU_SUBHOOD ranges (see GPU_SUBHOOD).
+ * Returns the number of candidates.
  */
-template <bool TYPE>
+static __device__ __forceinline__ int gpu_subhood_ranges(const gpu_sys &s, int c,
+							 int lane, int *js, int *pre)
+{
+	constexpr int P = (GPU_SUBHOOD + 31) / 32;	/* passes of the warp */
+	int cc[3], j0[P], cnt[P], carry = 0;
+
+	gpu_cell_coords(s, c, cc);
+	/* every pass's loads first, so that they are in flight together */
+#pragma unroll
+	for (int p = 0; p < P; p++) {
+		const int k = p * 32 + lane;
+		const int fy = k / 3 % 6, fz = k / 18;
+		int nx = cc[0] + k % 3 - 1, ny = cc[1] + fy / 2 - 1, nz = cc[2] + fz / 2 - 1;
+
+		nx += nx < 0 ? s.nc[0] : nx >= s.nc[0] ? -s.nc[0] : 0;
+		ny += ny < 0 ? s.nc[1] : ny >= s.nc[1] ? -s.nc[1] : 0;
+		nz += nz < 0 ? s.nc[2] : nz >= s.nc[2] ? -s.nc[2] : 0;
+		j0[p] = cnt[p] = 0;
+		if (k < GPU_SUBHOOD) {
+			const int q = ((nz * s.nc[1] + ny) * s.nc[0] + nx) * GPU_SUB +
+				      fy % 2 + 2 * (fz % 2);
+
+			j0[p] = s.sub_start[q];
+			cnt[p] = s.sub_start[q + 1];
+		}
+	}
+	if (lane == 0)
+		pre[0] = 0;
+#pragma unroll
+	for (int p = 0; p < P; p++) {
+		const int k = p * 32 + lane;
+		const int incl = warp_scan_incl(cnt[p] - j0[p]);
+
+		if (k < GPU_SUBHOOD) {
+			js[k] = j0[p];
+			pre[k + 1] = carry + incl;
+		}
+		carry += __shfl_sync(0xffffffffu, incl, 31);
+	}
+	return carry;
+}
+
+/*
+ * Stage the flat candidates [b0, b0 + nb) of a neighbourhood (ranges js,
+ * pre) into cand[f - b0]: the position p relative to qref (gpu_sep_q), w:
+ * the type as int bits (TYPE true), or |p|^2 with the index j in
+ * jout[f - b0] (TYPE false: the list build). Thread
+ * gt of nt (whole warps): warp gt / 32 copies units gt / 32, + nt / 32,
+ * ..., a unit being G consecutive ranges (G = 1: a cell of the 27-cell
+ * neighbourhood; 3: a row of the sub-cell one, about 18 particles).
+ */
+template <bool TYPE, int G = 1>
 static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 						      const int *js,
 						      const int *pre, int ncj,
 						      const int4 &qref, int b0,
 						      int nb, float4 *cand,
-						      int gt, int nt)
+						      int *jout, int gt, int nt)
 {
 	const int lane = gt & 31;
 
-	for (int k = gt >> 5; k < ncj; k += nt >> 5) {
-		const int j0 = js[k], p0 = pre[k], p1 = pre[k + 1];
-		const int lo_f = max(p0, b0), hi_f = min(p1, b0 + nb);
+	for (int k0 = (gt >> 5) * G; k0 < ncj; k0 += (nt >> 5) * G) {
+		const int lo_f = max(pre[k0], b0), hi_f = min(pre[k0 + G], b0 + nb);
 
 		for (int f = lo_f + lane; f < hi_f; f += 32) {
-			const int j = j0 + (f - p0);
+			int k = k0;
+
+#pragma unroll
+			for (int g = 1; g < G; g++)
+				k += f >= pre[k0 + g];
+			const int j = js[k] + (f - pre[k]);
 			const int4 q = s.xq[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
-			cand[f - b0] = make_float4(p.x, p.y, p.z,
-						   __int_as_float(TYPE ? q.w : j));
+			cand[f - b0] = make_float4(p.x, p.y, p.z, TYPE ? __int_as_float(q.w) :
+						   p.x * p.x + p.y * p.y + p.z * p.z);
+			if (!TYPE)
+				jout[f - b0] = j;
 		}
 	}
 }
 
 /*
- * R particles i0 .. i0 + R - 1 of the cell (one warp) against the staged
- * candidates [b0, b0 + nb): each candidate is read from shared memory
- * once for all R. Per particle: the test, a ballot, and each hit stored as
- * the entry of its rank among the hits: j, or with L16 the flat index.
+ * row[gpu_nl_off(e)] = v if e < lim, as one predicated store: written in C
+ * the compiler branched around it (BSSY, BRA, BSYNC at every test). The
+ * pointer is a global one (cudaMalloc), as st.global needs.
  */
-template <int SMALL, int R, bool L16>
+template <typename T>
+static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, T v)
+{
+	T *p = row + gpu_nl_off(e);
+	if (sizeof(T) == 4)
+		asm volatile("{ .reg .pred q; setp.lt.s32 q, %1, %2; @q st.global.b32 [%0], %3; }"
+			     :: "l"(p), "r"(e), "r"(lim), "r"((int)v));
+	else
+		asm volatile("{ .reg .pred q; setp.lt.s32 q, %1, %2; @q st.global.b16 [%0], %3; }"
+			     :: "l"(p), "r"(e), "r"(lim), "h"((unsigned short)v));
+}
+
+/*
+ * R particles i0 .. i0 + R - 1 of the cell (one warp) against staged
+ * candidates: each candidate is read from shared memory once for all R.
+ * Per particle: the test, a ballot, and each hit stored as the entry of
+ * its rank among the hits: j, or with L16 the flat index b0 + f.
+ * SUB false: the candidates [0, nb) of batch b0 (of total). SUB true: the
+ * GPU_SUBHOOD_RUNS runs of sub-cell sub (hy + 2 hz) of the sub-cell
+ * neighbourhood, staged whole.
+ */
+template <int SMALL, int R, bool L16, bool SUB>
 static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 						  const gpu_list_smem &sm,
 						  const int4 &qref, int i0, int b0,
-						  int nb, int nb32, int total,
+						  int nb, int total, int sub,
 						  int lane)
 {
 	typedef typename std::conditional<L16, unsigned short, int>::type entry;
 	const unsigned below = (1u << lane) - 1u;
-	float3 pi[R];
+	float3 pi[R];	/* SMALL: p_i; else -2 p_i */
+	float thr[R];	/* not SMALL: the threshold of the dot product */
 	entry *row[R];
 	int cnt[R];
 
 #pragma unroll
 	for (int r = 0; r < R; r++) {
-		pi[r] = gpu_sep_q(s, s.xq[i0 + r], qref);
+		const float3 p = gpu_sep_q(s, s.xq[i0 + r], qref);
+
+		pi[r] = SMALL ? p : make_float3(-2.f * p.x, -2.f * p.y, -2.f * p.z);
+		thr[r] = s.rlist2f * (1.f + GPU_LIST_DOT_SLACK) -
+			 (p.x * p.x + p.y * p.y + p.z * p.z);
 		row[r] = (entry *)s.nl + gpu_nl_row(s.stride, i0 + r);
-		cnt[r] = b0 > 0 ? s.nn[i0 + r] : 0;	/* resume after a batch */
+		cnt[r] = !SUB && b0 > 0 ? s.nn[i0 + r] : 0;	/* resume after a batch */
 	}
-	for (int f = lane; f < nb32; f += 32) {
-		const float4 p = sm.cand[f];
-		const int j = __float_as_int(p.w);
+	for (int run = 0; run < (SUB ? GPU_SUBHOOD_RUNS : 1); run++) {
+		/* run: slab fz = hz + run, y slabs hy .. hy + 4 */
+		const int k = ((sub / 2 + run) * 6 + sub % 2) * 3;
+		const int lo = SUB ? sm.pre[k] : 0;
+		const int hi = SUB ? sm.pre[k + GPU_SUBHOOD_SPAN] : nb;
+
+		for (int f0 = lo; f0 < hi; f0 += 32) {
+			const int f = f0 + lane;
+			const bool in = f < hi;
+			const float4 p = sm.cand[in ? f : lo];
+			const int j = sm.cj[in ? f : lo];
 
 #pragma unroll
-		for (int r = 0; r < R; r++) {
-			float rx = pi[r].x - p.x, ry = pi[r].y - p.y, rz = pi[r].z - p.z;
+			for (int r = 0; r < R; r++) {
+				bool near;
 
-			if (SMALL) {
-				rx -= s.box[0] * rintf(rx * s.ibox[0]);
-				ry -= s.box[1] * rintf(ry * s.ibox[1]);
-				rz -= s.box[2] * rintf(rz * s.ibox[2]);
+				if (SMALL) {	/* the float minimum image */
+					float rx = pi[r].x - p.x, ry = pi[r].y - p.y,
+					      rz = pi[r].z - p.z;
+
+					rx -= s.box[0] * rintf(rx * s.ibox[0]);
+					ry -= s.box[1] * rintf(ry * s.ibox[1]);
+					rz -= s.box[2] * rintf(rz * s.ibox[2]);
+					near = rx * rx + ry * ry + rz * rz < s.rlist2f;
+				} else {	/* |p_i - p|^2 < rl2 as |p|^2 - 2 p_i.p < rl2 - |p_i|^2 */
+					near = fmaf(pi[r].x, p.x, fmaf(pi[r].y, p.y,
+						    fmaf(pi[r].z, p.z, p.w))) < thr[r];
+				}
+				const bool hit = in & (j != i0 + r) & near;
+				const unsigned bal = __ballot_sync(0xffffffffu, hit);
+				/* a hit: its rank among the hits; other lanes write
+				 * the slot after them, beyond the count or taken by
+				 * a later hit (no branch around the store) */
+				const int e = cnt[r] + __popc(bal & (hit ? below : ~0u));
+
+				list_store_below<entry>(row[r], e, s.stride,
+							(entry)(L16 ? b0 + f : j));
+				cnt[r] += __popc(bal);
 			}
-			const bool hit = (j != i0 + r) &
-				(rx * rx + ry * ry + rz * rz < s.rlist2f);
-			const unsigned bal = __ballot_sync(0xffffffffu, hit);
-			const int e = cnt[r] + __popc(bal & below);
-
-			if (hit && e < s.stride)
-				row[r][gpu_nl_off(e)] = (entry)(L16 ? b0 + f : j);
-			cnt[r] += __popc(bal);
 		}
 	}
 	__syncwarp();
@@ -188,7 +322,7 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 			if (lane == r)
 				c = cnt[r];
 		s.nn[i0 + lane] = c;
-		if (b0 + nb == total && c > s.stride) {
+		if ((SUB || b0 + nb == total) && c > s.stride) {
 			atomicMax(&s.st->max_nn, c);
 			s.st->overflow = 1;
 			s.st->halt = 1;
@@ -202,20 +336,56 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
  * GPU_LIST_WARPS * 32 - 1); all the group's threads call it with the same
  * c. bar: the group's barrier id. R: particles per sweep (1: the warps
  * take the particles in turn, for the persistent kernel's registers).
+ * Not SMALL and not L16, with the sub-cell neighbourhood within
+ * GPU_LIST_CAP: staged whole, each warp sweeps one sub-cell's particles
+ * against that sub-cell's runs. Otherwise the 27-cell neighbourhood in
+ * batches, the cell's particles shared out among the warps.
  */
 template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
 static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 						     gpu_list_smem &sm, int gt,
 						     int bar)
 {
+	static_assert(GPU_LIST_WARPS == GPU_SUB, "a warp per sub-cell");
 	const int lane = gt & 31, wg = gt >> 5;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
 	int ncj, total;
 
 	if (first == last)
 		return;
-	ncj = gpu_hood_ranges(s, c, lane, wg == 0, sm.js, sm.pre);
 	const int4 qref = s.xq[first];
+#define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB>(		\
+		s, sm, qref, i0, b0, nb, total, wg, lane)
+#define SWEEPS(n, SUB) do {						\
+		switch (n) {						\
+		case 4: SWEEP(4, SUB); break;				\
+		case 3: SWEEP(3, SUB); break;				\
+		case 2: SWEEP(2, SUB); break;				\
+		default: SWEEP(1, SUB); break;				\
+		}							\
+	} while (0)
+	if (!SMALL && !L16) {
+		if (wg == 0)
+			gpu_subhood_ranges(s, c, lane, sm.js, sm.pre);
+		list_group_sync(bar);
+		total = sm.pre[GPU_SUBHOOD];
+		if (total <= GPU_LIST_CAP) {
+			const int b0 = 0, nb = total;
+			const int lo = s.sub_start[c * GPU_SUB + wg];
+			const int hi = s.sub_start[c * GPU_SUB + wg + 1];
+
+			gpu_hood_stage<false, 3>(s, sm.js, sm.pre, GPU_SUBHOOD, qref, 0,
+						 total, sm.cand, sm.cj, gt,
+						 GPU_LIST_WARPS * 32);
+			list_group_sync(bar);
+			for (int i0 = lo; i0 < hi; i0 += R)
+				SWEEPS(R == 1 ? 1 : min(R, hi - i0), true);
+			list_group_sync(bar);	/* the candidates may be replaced */
+			return;
+		}
+		list_group_sync(bar);	/* js, pre are rewritten next */
+	}
+	ncj = gpu_hood_ranges(s, c, lane, wg == 0, sm.js, sm.pre);
 	list_group_sync(bar);
 	total = sm.pre[ncj];
 	if (L16 && total > s.list16_max) {	/* beyond 16 bits: stop */
@@ -228,14 +398,9 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	}
 	for (int b0 = 0; b0 < total; b0 += GPU_LIST_CAP) {
 		const int nb = min(GPU_LIST_CAP, total - b0);
-		const int nb32 = (nb + 31) & ~31;
 
 		gpu_hood_stage<false>(s, sm.js, sm.pre, ncj, qref, b0, nb, sm.cand,
-				      gt, GPU_LIST_WARPS * 32);
-		/* pad to whole warps: NaN is never within reach, j = -1 */
-		if (gt < nb32 - nb)
-			sm.cand[nb + gt] = make_float4(__int_as_float(0x7fffffff), 0.f,
-						       0.f, __int_as_float(-1));
+				      sm.cj, gt, GPU_LIST_WARPS * 32);
 		list_group_sync(bar);
 		/* sweep: warp wg takes particles first + wg, + GPU_LIST_WARPS,
 		 * ... (R = 1), or its share of them in runs of up to R */
@@ -244,19 +409,12 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 		const int hi = R == 1 ? last : first + (wg + 1) * m / GPU_LIST_WARPS;
 		const int step = R == 1 ? GPU_LIST_WARPS : R;
 
-		for (int i0 = lo; i0 < hi; i0 += step) {
-#define SWEEP(q) list_sweep<SMALL, (R < q ? R : q), L16>(s, sm, qref, i0, b0, \
-							 nb, nb32, total, lane)
-			switch (R == 1 ? 1 : min(R, hi - i0)) {
-			case 4: SWEEP(4); break;
-			case 3: SWEEP(3); break;
-			case 2: SWEEP(2); break;
-			default: SWEEP(1); break;
-			}
-#undef SWEEP
-		}
+		for (int i0 = lo; i0 < hi; i0 += step)
+			SWEEPS(R == 1 ? 1 : min(R, hi - i0), false);
 		list_group_sync(bar);	/* the candidates may be replaced */
 	}
+#undef SWEEPS
+#undef SWEEP
 }
 
 #endif

@@ -6,10 +6,11 @@
  * step kernel (persist.cu, grid-stride with a grid barrier between phases).
  *
  * Sequence: zero counts -> bin (wrap into the box, count images, detect
- * blow-ups, cell index, rank in cell) -> exclusive scan of the counts
- * (chunks, their totals, the add) -> scatter into cell order -> copy back
+ * blow-ups, sub-cell index, rank in it) -> exclusive scan of the counts
+ * (chunks, their totals, the add) -> scatter into sub-cell order (cells
+ * in order, each cell's sub-cells in order) -> copy back
  * (and the fixed-point positions) -> neighbour list (a group of warps per
- * cell, list_build.cuh) -> done. Order within a cell follows atomics,
+ * cell, list_build.cuh) -> done. Order within a sub-cell follows atomics,
  * so GPU runs are reproducible to round-off, not bit-for-bit.
  */
 #ifndef MD_REBUILD_PHASES_CUH
@@ -18,9 +19,15 @@
 #include "gpu_common.cuh"
 #include "list_build.cuh"
 
+/* Sub-cells: GPU_SUB per cell. */
+static __host__ __device__ __forceinline__ int rb_nsub(const gpu_sys &s)
+{
+	return s.ncell * GPU_SUB;
+}
+
 static __device__ __forceinline__ void rb_zero_counts(const gpu_sys &s, int t, int nt)
 {
-	for (int c = t; c < s.ncell; c += nt)
+	for (int c = t; c < rb_nsub(s); c += nt)
 		s.cell_count[c] = 0;
 }
 
@@ -28,7 +35,7 @@ static __device__ __forceinline__ void rb_zero_counts(const gpu_sys &s, int t, i
 static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 {
 	double x[3];
-	int im[3], cc[3], d;
+	int im[3], cc[3], half[3], d;
 	double4_32a xi;
 	int4 ii;
 
@@ -51,13 +58,15 @@ static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 			sh += 1.0;
 		}
 		im[d] += (int)sh;
-		cc[d] = gpu_cell_of(s, x[d], d);	/* the cell of the wrapped position */
+		/* the cell of the wrapped position, and which half of it */
+		cc[d] = gpu_cell_of(s, x[d], d, &half[d]);
 	}
 	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
 	s.img[i] = make_int4(im[0], im[1], im[2], 0);
 	{
 		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
 
+		c = c * GPU_SUB + half[1] + 2 * half[2];	/* its sub-cell */
 		s.cell[i] = c;
 		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
 	}
@@ -96,10 +105,10 @@ static __device__ __forceinline__ int warp_scan_excl(const int *in, int *out,
 	return carry;
 }
 
-/* Chunks of GPU_SCAN_CELLS cells in the scan. */
+/* Chunks of GPU_SCAN_CELLS sub-cells in the scan. */
 static __host__ __device__ __forceinline__ int rb_scan_chunks(const gpu_sys &s)
 {
-	return (s.ncell + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS;
+	return (rb_nsub(s) + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS;
 }
 
 /* Warp w of nw: scan of chunks w, w + nw, ..., each chunk's total saved. */
@@ -107,8 +116,8 @@ static __device__ __forceinline__ void rb_scan_chunks_phase(const gpu_sys &s, in
 {
 	for (int b = w; b < rb_scan_chunks(s); b += nw) {
 		const int c0 = b * GPU_SCAN_CELLS;
-		int tot = warp_scan_excl(s.cell_count + c0, s.cell_start + c0,
-					 min(GPU_SCAN_CELLS, s.ncell - c0));
+		int tot = warp_scan_excl(s.cell_count + c0, s.sub_start + c0,
+					 min(GPU_SCAN_CELLS, rb_nsub(s) - c0));
 
 		if ((threadIdx.x & 31) == 0)
 			s.block_sums[b] = tot;
@@ -121,18 +130,26 @@ static __device__ __forceinline__ void rb_scan_top(const gpu_sys &s)
 	warp_scan_excl(s.block_sums, s.block_sums, rb_scan_chunks(s));
 }
 
+/* The chunk offsets added: sub_start, and cell_start from it. */
 static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int nt)
 {
-	for (int c = t; c < s.ncell; c += nt)
-		s.cell_start[c] += s.block_sums[c / GPU_SCAN_CELLS];
-	if (t == 0)
+	for (int c = t; c < rb_nsub(s); c += nt) {
+		const int v = s.sub_start[c] + s.block_sums[c / GPU_SCAN_CELLS];
+
+		s.sub_start[c] = v;
+		if (c % GPU_SUB == 0)
+			s.cell_start[c / GPU_SUB] = v;
+	}
+	if (t == 0) {
+		s.sub_start[rb_nsub(s)] = s.n;
 		s.cell_start[s.ncell] = s.n;
+	}
 }
 
 static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
 {
 	for (int i = t; i < s.n; i += nt) {
-		int k = s.cell_start[s.cell[i]] + s.slot[i];
+		int k = s.sub_start[s.cell[i]] + s.slot[i];
 
 		s.xt[k] = s.x[i];
 		s.vt[k] = s.v[i];

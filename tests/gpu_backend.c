@@ -574,7 +574,8 @@ END_TEST
 /*
  * The GPU's neighbour list against the CPU's for fcc cells^3 melted: 6
  * gives 3 cells per edge (the list build's minimum-image path), 8 gives 4
- * (its fast path at the smallest box it takes), 10 gives 6 (rc = 2.5).
+ * (its sub-cell path at the smallest box it takes), 10 gives 6 (rc = 2.5);
+ * the `staged` strategy's 16-bit list takes the 27-cell path throughout.
  */
 static void neighbor_sets(int cells, double rc, int strat)
 {
@@ -649,7 +650,7 @@ START_TEST(test_neighbor_sets)
 		neighbor_sets(10, 2.5, strat);
 		/* rc 4: cells of 5.04, 2,900 candidates around a cell, more
 		 * than the build stages at once (GPU_LIST_CAP, list_build.cuh):
-		 * batches */
+		 * the 27-cell path in batches */
 		neighbor_sets(12, 4.0, strat);
 	}
 }

@@ -965,7 +965,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			printf("GPU: NVE steps in one persistent kernel (%d blocks, %d lanes per particle; backend.persistent)\n",
 			       c->persist_grid, c->persist_tpp);
 		else if (cfg->persistent == 1)
-			printf("GPU: backend.persistent = on needs the register strategy and a device with cooperative launch and 130 KiB of shared memory per block: steps run in graphs\n");
+			printf("GPU: backend.persistent = on needs the register strategy and a device with cooperative launch and %zu KiB of shared memory per block: steps run in graphs\n",
+			       gpu_persist_smem() / 1024);
 	}
 	return 0;
 }

@@ -521,6 +521,7 @@ void gpu_enqueue_frame(const gpu_sys *s, unsigned fields, double *fx,
 		       cudaStream_t st);
 int gpu_cell_blocks(const gpu_sys *s);
 int gpu_persist_grid(const gpu_sys *s, int tpp);
+size_t gpu_persist_smem(void);
 int gpu_persist_tpp(const gpu_sys *s, int tpp);
 void gpu_enqueue_persist(const gpu_sys *s, int tpp, int nsteps, int grid,
 			 cudaStream_t st);

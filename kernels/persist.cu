@@ -199,11 +199,17 @@ int gpu_persist_grid(const gpu_sys *s, int tpp)
 	return (int)(need < fit ? need : fit);
 }
 
+/* Shared memory of a persistent block: its groups' list-build staging. */
+size_t gpu_persist_smem(void)
+{
+	return PERSIST_SMEM;
+}
+
 /*
  * Lanes per particle for the persistent kernel: the force launch's tpp
  * (what the autotuner timed) doubled, up to 32, while the doubled grid
  * still has a block per particle group on every SM at once: one
- * 1024-thread block per SM runs (130 KiB of shared memory each), and a
+ * 1024-thread block per SM runs (167 KiB of shared memory each), and a
  * grid of fewer blocks than SMs leaves SMs idle. Measured on the H200
  * (bench/RESULTS.md, seventh session; steps/s at skin 0.7): 4,000
  * particles tpp 8 91,994, 16 109,300, 32 118,771 (125 blocks); 16,384

@@ -532,17 +532,23 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 	md_state_free(&c);
 }
 
-START_TEST(test_nve_chunks)
+/* nve_chunks_vs_cpu() on melted fcc LJ of cells^3 cells, energy-shifted. */
+static void lj_nve_chunks(int cells, const char *what)
 {
 	md_config cfg;
 	md_state st;
 
+	test_config(&cfg, 0.8442, cells, 1.44, 2.5, MD_SHIFT_ENERGY);
+	liquid_state(&cfg, &st, 100);
+	nve_chunks_vs_cpu(&cfg, &st, what);
+	md_state_free(&st);
+}
+
+START_TEST(test_nve_chunks)
+{
 	if (!test_gpu_present())
 		return;
-	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
-	liquid_state(&cfg, &st, 100);
-	nve_chunks_vs_cpu(&cfg, &st, "LJ 4,000 particles");
-	md_state_free(&st);
+	lj_nve_chunks(10, "LJ 4,000 particles");
 }
 END_TEST
 
@@ -558,10 +564,7 @@ START_TEST(test_nve_chunks_small_mixture)
 
 	if (!test_gpu_present())
 		return;
-	test_config(&cfg, 0.8442, 6, 1.44, 2.5, MD_SHIFT_ENERGY);
-	liquid_state(&cfg, &st, 100);
-	nve_chunks_vs_cpu(&cfg, &st, "LJ 864 particles, 3 cells per edge");
-	md_state_free(&st);
+	lj_nve_chunks(6, "LJ 864 particles, 3 cells per edge");
 	ka_config(&cfg, MD_SHIFT_FORCE);
 	cfg.type_mass[0] = 1.0;
 	cfg.type_mass[1] = 2.0;

@@ -6,6 +6,9 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
+/* Neighbours per lane and window, loaded as one vector (register_path.cuh) */
+#define REG_BATCH 4
+
 template <bool TYPED, bool FC, int OUT, int BATCH>
 __global__ void k_force_register(gpu_sys s, int tpp)
 {
@@ -17,7 +20,7 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, BATCH, true, FC, true>(s, tpp, 0, t / tpp,
+	gpu_register_path<TYPED, OUT, BATCH, true, FC, true, true>(s, tpp, 0, t / tpp,
 							     gridDim.x * blockDim.x / tpp);
 }
 
@@ -51,9 +54,6 @@ void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int out,
 	long threads = (long)s->n * l->tpp;
 	int grid = (int)((threads + l->block - 1) / l->block);
 
-	if (gpu_reg_batch(l->tpp) == 4)
-		launch_out<4>(s, out, grid, l->block, l->tpp, st);
-	else
-		launch_out<2>(s, out, grid, l->block, l->tpp, st);
+	launch_out<REG_BATCH>(s, out, grid, l->block, l->tpp, st);
 	GPU_CHECK_LAUNCH();
 }

@@ -355,12 +355,21 @@ static void ensure_graphs(gpu_ctx *c)
 	c->graphs_ok = 1;
 }
 
-/* (Re)allocates the neighbour list for `stride` entries per particle. */
+/*
+ * (Re)allocates the neighbour list for `stride` entries per particle,
+ * zeroed: the register path loads a lane's entries as one vector, which
+ * may take slots past the particle's count that no build wrote (their
+ * values are not used).
+ */
 static cudaError_t alloc_list(gpu_sys *s, int stride)
 {
+	const size_t bytes = gpu_nl_ints(s->n, stride) * sizeof(int);
+	cudaError_t e;
+
 	cudaFree(s->nl);
 	s->nl = NULL;
-	return cudaMalloc(&s->nl, gpu_nl_ints(s->n, stride) * sizeof(int));
+	e = cudaMalloc(&s->nl, bytes);
+	return e == cudaSuccess ? cudaMemset(s->nl, 0, bytes) : e;
 }
 
 /* Grow the neighbour list to hold `need` per particle (never truncate). */

@@ -19,7 +19,11 @@
  * 1M particles tpp 4 224 -> 199 us with BATCH 2, 201 with 4, 247 with 8
  * (80 registers); 32k 13.3 -> 11.5 us (2), 10.6 (4), 13.7 (8); below
  * tpp 4 (the autotuner's tpp 2 at 1M) 4 gained nothing over 2 (2,534
- * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2.
+ * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2:
+ * the strided order (the persistent kernel). The register strategy's
+ * vector loads (VEC) take 4 at every tpp (tenth session, 1M: tpp 1
+ * 2,496 -> 3,027 steps/s, tpp 2 2,880 -> 2,905; 8 at tpp 1, 87 registers:
+ * 2,925).
  */
 static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
 {
@@ -39,6 +43,28 @@ static __device__ __forceinline__ T reg_load(const T *p)
 }
 
 /*
+ * The BATCH consecutive ints at p (aligned to 4 BATCH bytes) into v, as
+ * vector loads: one of 8 or 16 bytes, two of 16 for BATCH 8.
+ */
+template <bool NC, int BATCH>
+static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
+{
+	if (BATCH == 2) {
+		const int2 a = reg_load<NC>((const int2 *)p);
+
+		v[0] = a.x; v[1] = a.y;
+	} else {
+#pragma unroll
+		for (int h = 0; h < BATCH / 4; h++) {
+			const int4 a = reg_load<NC>((const int4 *)p + h);
+
+			v[4 * h] = a.x; v[4 * h + 1] = a.y;
+			v[4 * h + 2] = a.z; v[4 * h + 3] = a.w;
+		}
+	}
+}
+
+/*
  * Particles [first, n): group g handles particle first + g, for
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
  * same number of times, so shuffles see full groups. OUT: GPU_F_* (with
@@ -47,22 +73,28 @@ static __device__ __forceinline__ T reg_load(const T *p)
  * see gpu_pair_eval() (false only when gpu_fc_free()).
  *
  * The list is walked in windows of S = BATCH tpp entries: lane `sub`
- * takes entries w S + sub + u tpp, u < BATCH. S and the chunk of 8 are
- * powers of two, so a window either lies inside one chunk (S <= 8) or is
- * whole chunks (S >= 8): the lane's entries sit at fixed offsets from the
- * window's start, which moves by one pointer step (the old code
- * recomputed each entry's 64-bit address: 9 instructions an entry). An
- * entry past the particle's count reads the particle itself (no load of
- * the list) and is masked as a pair (gpu_pair_eval's valid), so there is
- * no branch per pair. Measured on the H200 (RESULTS, seventh session):
+ * takes entries w S + sub + u tpp, u < BATCH, or with VEC the BATCH
+ * consecutive entries w S + sub BATCH + u, loaded as one vector. S and the
+ * chunk of 8 are powers of two, so a window either lies inside one chunk
+ * (S <= 8) or is whole chunks (S >= 8): the lane's entries sit at fixed
+ * offsets from the window's start, which moves by one pointer step (the
+ * old code recomputed each entry's 64-bit address: 9 instructions an
+ * entry). An entry past the particle's count is replaced by the particle
+ * itself and masked as a pair (gpu_pair_eval's valid), so there is no
+ * branch per pair. Measured on the H200 (RESULTS, seventh session):
  * 17% fewer instructions at 1M; the time of a launch did not move (it is
  * bound by L1 traffic, 84%) until the positions were loaded a window
  * ahead (PIPE): 178.6 -> 173.4 us at 1M, 14.1 -> 13.5 us at 32k (tpp 2).
  * PIPE costs 8 registers a lane; the persistent kernel (1024-thread
  * blocks, 64 registers) lost 7% with it at 32k and does without.
+ * VEC (tenth session): a lane's entries are one load of 16 bytes instead
+ * of BATCH loads of 4 from the same sector, which cut the L1 throughput
+ * of a 1M launch from 91% to 84% (tpp 2); with BATCH 4 the autotuner then
+ * picks tpp 1, 2,881 -> 3,046 steps/s at 1M, 353 -> 376 at 8M. The
+ * persistent kernel lost 1.5% with it at 32k and keeps the strided order.
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool PIPE = false>
+	  bool PIPE = false, bool VEC = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -77,11 +109,13 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 	const int big = S >= GPU_NL_CHUNK;
 	const int wstep = big ? S / GPU_NL_CHUNK * (GPU_NL_BLOCK * GPU_NL_CHUNK) : S;
 	const int cjump = GPU_NL_BLOCK * GPU_NL_CHUNK - GPU_NL_CHUNK;
+	/* lane sub's slot u of a window: entry e_lane + u e_step from its start */
+	const int e_lane = VEC ? sub * BATCH : sub, e_step = VEC ? 1 : tpp;
 	unsigned off[BATCH];
 
 #pragma unroll
 	for (int u = 0; u < BATCH; u++)
-		off[u] = gpu_nl_off(sub + u * tpp);
+		off[u] = gpu_nl_off(e_lane + u * e_step);
 
 	for (int gbase = g0 - (g0 % gpw); gbase < count; gbase += gstride) {
 		const int g = gbase + (g0 % gpw);
@@ -97,9 +131,21 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		int4 qn[BATCH];	/* PIPE: positions one window ahead, indices two */
 		/* indices of the window starting at entry ka (p points there) */
 		auto load_idx = [&](int ka) {
+			const int e0 = ka + e_lane;
+
+			if (VEC) {
+				int v[BATCH];
+
+				if (e0 < nn)
+					reg_load_vec<NC, BATCH>(p + off[0], v);
 #pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				en[u] = ka + sub + u * tpp < nn ? reg_load<NC>(p + off[u]) : i;
+				for (int u = 0; u < BATCH; u++)
+					en[u] = e0 + u < nn ? v[u] : i;
+			} else {
+#pragma unroll
+				for (int u = 0; u < BATCH; u++)
+					en[u] = e0 + u * e_step < nn ? reg_load<NC>(p + off[u]) : i;
+			}
 		};
 		/* p to the window starting at entry ka (> 0), then its indices */
 		auto next_window = [&](int ka) {
@@ -126,14 +172,14 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 					qj[u] = reg_load<NC>(xq + en[u]);
 				}
 			}
-			const int kb = k0 + sub;
+			const int kb = k0 + e_lane;
 
 			k0 += S;
 			next_window(PIPE ? k0 + S : k0);
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
 				gpu_pair_accum_q<TYPED, EFLAG, FC>(s, qi, qj[u], f, e, w,
-								   kb + u * tpp < nn);
+								   kb + u * e_step < nn);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

@@ -712,7 +712,7 @@ static void gpu_destroy(md_backend *b)
 		return;
 	s = &c->s;
 	destroy_graphs(c);
-	cudaFree(s->x); cudaFree(s->v); cudaFree(s->x0); cudaFree(s->xt);
+	cudaFree(s->x); cudaFree(s->v); cudaFree(s->xq0); cudaFree(s->xt);
 	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
 	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
@@ -867,10 +867,10 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->stride = (est + 31) / 32 * 32;
 
 	/* memory estimate before allocating: say so instead of failing later.
-	 * Per particle: x, v, x0, xt, vt (double4); f (float4), 2 xq (int4); img, imgt
+	 * Per particle: x, v, xt, vt (double4); f (float4), 3 xq (int4); img, imgt
 	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
 	 * the first download (3 x 3 doubles, 3 + 1 ints). */
-	need_bytes = (double)n * (5 * 32 + 3 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
+	need_bytes = (double)n * (4 * 32 + 4 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
 		     (double)s->ncell * (8 + 8 * GPU_SUB);
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -878,7 +878,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			n, need_bytes / 1e9, free_b / 1e9, c->gpu_name);
 		return MD_EXIT_INPUT;
 	}
-	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->x0, n); DALLOC(s->xt, n);
+	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->xq0, n); DALLOC(s->xt, n);
 	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n);
 	DALLOC(c->xqbuf[0], n); DALLOC(c->xqbuf[1], n);
 	set_parity(c, 0);

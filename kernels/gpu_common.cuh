@@ -128,8 +128,9 @@ typedef struct gpu_sys {
 	const float4 *ljt;	/* [ntypes^2][2]: md_lj_f of pair (a, b) */
 	const double *mass_t;	/* [ntypes] masses                     */
 	const double *hdtm_t;	/* [ntypes] dt/(2 m_a)                  */
-	double4_32a *x, *v, *x0, *xt, *vt;
+	double4_32a *x, *v, *xt, *vt;
 	int4 *xq;		/* fixed-point position, w: type        */
+	int4 *xq0;		/* xq at the last build (rebuild check) */
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
 	int small_box;		/* some nc < 4 (list_build.cuh)         */

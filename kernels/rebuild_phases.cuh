@@ -162,10 +162,11 @@ static __device__ __forceinline__ void rb_copy_back(const gpu_sys &s, int t, int
 {
 	for (int i = t; i < s.n; i += nt) {
 		double4_32a x = s.xt[i];
+		const int4 q = gpu_xq(s, x);
 
 		s.x[i] = x;
-		s.x0[i] = x;
-		s.xq[i] = gpu_xq(s, x);
+		s.xq[i] = q;
+		s.xq0[i] = q;
 		s.v[i] = s.vt[i];
 		s.img[i] = s.imgt[i];
 		s.id[i] = s.idt[i];

@@ -26,23 +26,29 @@ static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
  * Drift with the kicked velocity v, store the fixed-point copy for the
  * force kernels into xq (s.xq, or the other buffer when the force kernel
  * itself drifts: it still reads s.xq) and decide on the rebuild
- * (displacement since the last build).
+ * (displacement since the last build). The displacement is that of the
+ * fixed-point positions (gpu_sep_q: the minimum image, in float), so the
+ * check reads 16 bytes a particle (xq0), not the 32 of a double copy; a
+ * position that is not finite requests the rebuild, which reports it.
+ * Measured at 1M (RESULTS, tenth session): 3,067 -> 3,078 steps/s.
  */
 static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 						       double4_32a v, int4 *xq)
 {
-	double4_32a x = s.x[i], o = s.x0[i];
+	double4_32a x = s.x[i];
+	int4 q;
 
 	x.x += s.dt * v.x;
 	x.y += s.dt * v.y;
 	x.z += s.dt * v.z;
 	s.x[i] = x;
-	xq[i] = gpu_xq(s, x);
+	q = gpu_xq(s, x);
+	xq[i] = q;
 	if (s.check) {
-		double dx = x.x - o.x, dy = x.y - o.y, dz = x.z - o.z;
-		double r2 = dx * dx + dy * dy + dz * dz;
+		const float3 d = gpu_sep_q(s, q, s.xq0[i]);
+		const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
 
-		if (!(r2 <= s.skin_half2))	/* NaN rebuilds too */
+		if (!(r2 <= (float)s.skin_half2) || !isfinite(x.x + x.y + x.z))
 			request_rebuild(s);
 	}
 }

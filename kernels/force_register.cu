@@ -6,10 +6,16 @@
 #include "gpu_common.cuh"
 #include "register_path.cuh"
 
-/* Neighbours per lane and window, loaded as one vector (register_path.cuh) */
-#define REG_BATCH 4
+/*
+ * Neighbours per lane and window, loaded as vectors (register_path.cuh's
+ * VEC), without PIPE. Measured at 1M, tpp 1 (RESULTS, tenth session):
+ * 4 with PIPE 3,085 steps/s, 8 without 3,132 (64 registers; 8 with PIPE
+ * takes 87 and ran 2,906-2,925, 4 without 2,865).
+ */
+#define REG_BATCH 8
 
-template <bool TYPED, bool FC, int OUT, int BATCH>
+/* Q: pairs in fixed-point units (gpu_pair_eval, s.cubic_q) */
+template <bool TYPED, bool FC, bool Q, int OUT>
 __global__ void k_force_register(gpu_sys s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -20,32 +26,22 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, BATCH, true, FC, true, true>(s, tpp, 0, t / tpp,
-							     gridDim.x * blockDim.x / tpp);
+	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, false, true, Q>(
+		s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp);
 }
 
-template <int OUT, int BATCH>
+template <int OUT>
 static void launch(const gpu_sys *s, int grid, int block, int tpp,
 		   cudaStream_t st)
 {
 	if (s->ntypes > 1)
-		k_force_register<true, true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+		k_force_register<true, true, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
+	else if (s->cubic_q)
+		k_force_register<false, false, true, OUT><<<grid, block, 0, st>>>(*s, tpp);
 	else if (gpu_fc_free(s))
-		k_force_register<false, false, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
+		k_force_register<false, false, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
 	else
-		k_force_register<false, true, OUT, BATCH><<<grid, block, 0, st>>>(*s, tpp);
-}
-
-template <int BATCH>
-static void launch_out(const gpu_sys *s, int out, int grid, int block, int tpp,
-		       cudaStream_t st)
-{
-	if (out == GPU_F_KICK_DRIFT)
-		launch<GPU_F_KICK_DRIFT, BATCH>(s, grid, block, tpp, st);
-	else if (out == GPU_F_ENERGY)
-		launch<GPU_F_ENERGY, BATCH>(s, grid, block, tpp, st);
-	else
-		launch<GPU_F_FORCE, BATCH>(s, grid, block, tpp, st);
+		k_force_register<false, true, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int out,
@@ -54,6 +50,11 @@ void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int out,
 	long threads = (long)s->n * l->tpp;
 	int grid = (int)((threads + l->block - 1) / l->block);
 
-	launch_out<REG_BATCH>(s, out, grid, l->block, l->tpp, st);
+	if (out == GPU_F_KICK_DRIFT)
+		launch<GPU_F_KICK_DRIFT>(s, grid, l->block, l->tpp, st);
+	else if (out == GPU_F_ENERGY)
+		launch<GPU_F_ENERGY>(s, grid, l->block, l->tpp, st);
+	else
+		launch<GPU_F_FORCE>(s, grid, l->block, l->tpp, st);
 	GPU_CHECK_LAUNCH();
 }

@@ -857,6 +857,13 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
 	s->small_box = s->nc[0] < 4 || s->nc[1] < 4 || s->nc[2] < 4;
+	s->cubic_q = gpu_fc_free(s) && s->qunit[0] == s->qunit[1] &&
+		     s->qunit[0] == s->qunit[2];
+	s->lj_q = s->lj;
+	s->lj_q.lj1 = s->lj.lj1 * s->qunit[0];
+	s->lj_q.lj2 = s->lj.lj2 * s->qunit[0];
+	s->q2 = s->qunit[0] * s->qunit[0];
+	s->iq = 1.f / s->qunit[0];
 	if (n >= GPU_MAX_PARTICLES) {
 		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d\n",
 			n, GPU_MAX_PARTICLES);

@@ -119,6 +119,11 @@ typedef struct gpu_sys {
 	float rlist2f;		/* float list test: rlist2 (1 + 1e-5)    */
 	double qscale[3];	/* 2^32 / L: fixed-point positions xq   */
 	float qunit[3];		/* L / 2^32 in float                    */
+	/* cubic box (one qunit q), one type, no force shift: the register
+	 * strategy's pairs in fixed-point units (gpu_pair_eval's Q) */
+	int cubic_q;
+	md_lj_f lj_q;		/* lj with lj1, lj2 times q              */
+	float q2, iq;		/* q^2, 1/q                              */
 	double skin_half2;	/* (skin/2)^2 */
 	long long every;
 	int check;
@@ -292,18 +297,25 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * knows that no pair is force-shifted (gpu_fc_free()), and the test per
  * pair goes. valid = false: a slot past the particle's list, which
  * contributes nothing (its r2 is replaced by one beyond every cut-off,
- * so no branch is needed). The only place the
- * kernels evaluate a pair.
+ * so no branch is needed). Q (s.cubic_q only): the separation is in
+ * fixed-point units, d / q: r^2 takes one multiply by q^2 instead of a
+ * multiply per axis, and s.lj_q's force coefficients carry the q that
+ * turns F/r into the factor of d / q, so the force sum is unchanged;
+ * two instructions fewer per pair. The only place the kernels evaluate a
+ * pair.
  */
-template <bool TYPED, bool EFLAG = true, bool FC = true>
+template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
 static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 						     float dy, float dz, int ti,
 						     int tj, float3 &f, float &e,
 						     float &w, bool valid = true)
 {
+	static_assert(!Q || (!TYPED && !FC), "Q: one type, no force shift");
 	float r2 = dx * dx + dy * dy + dz * dz;
 	float en, fr;
 
+	if (Q)
+		r2 *= s.q2;
 	if (!valid)
 		r2 = 1e30f;
 	if (TYPED) {
@@ -311,14 +323,14 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 
 		fr = md_lj_pair_fs_f(r2, &c, &en, FC);
 	} else {
-		fr = md_lj_pair_fs_f(r2, &s.lj, &en, FC);
+		fr = md_lj_pair_fs_f(r2, Q ? &s.lj_q : &s.lj, &en, FC);
 	}
 	f.x += dx * fr;
 	f.y += dy * fr;
 	f.z += dz * fr;
 	if (EFLAG) {
 		e += en;
-		w += r2 * fr;
+		w += Q ? r2 * fr * s.iq : r2 * fr;
 	}
 }
 
@@ -362,18 +374,24 @@ static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
 			   (float)(int)((unsigned)qi.z - (unsigned)qj.z) * s.qunit[2]);
 }
 
-/* gpu_pair_accum_q - the pair of fixed-point positions qi, qj: gpu_sep_q(), then gpu_pair_eval(). */
-template <bool TYPED, bool EFLAG = true, bool FC = true>
+/*
+ * gpu_pair_accum_q - the pair of fixed-point positions qi, qj: gpu_sep_q()
+ * (with Q the wrapped differences unscaled), then gpu_pair_eval().
+ */
+template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
 static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 							const int4 &qi,
 							const int4 &qj,
 							float3 &f, float &e,
 							float &w, bool valid = true)
 {
-	float3 d = gpu_sep_q(s, qi, qj);
+	const float3 d = Q ? make_float3((float)(int)((unsigned)qi.x - (unsigned)qj.x),
+					 (float)(int)((unsigned)qi.y - (unsigned)qj.y),
+					 (float)(int)((unsigned)qi.z - (unsigned)qj.z))
+			   : gpu_sep_q(s, qi, qj);
 
-	gpu_pair_eval<TYPED, EFLAG, FC>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w,
-					valid);
+	gpu_pair_eval<TYPED, EFLAG, FC, Q>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w,
+					   valid);
 }
 
 /*

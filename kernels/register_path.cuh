@@ -21,9 +21,7 @@
  * tpp 4 (the autotuner's tpp 2 at 1M) 4 gained nothing over 2 (2,534
  * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2:
  * the strided order (the persistent kernel). The register strategy's
- * vector loads (VEC) take 4 at every tpp (tenth session, 1M: tpp 1
- * 2,496 -> 3,027 steps/s, tpp 2 2,880 -> 2,905; 8 at tpp 1, 87 registers:
- * 2,925).
+ * vector loads (VEC) take REG_BATCH (force_register.cu) at every tpp.
  */
 static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
 {
@@ -87,14 +85,15 @@ static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
  * ahead (PIPE): 178.6 -> 173.4 us at 1M, 14.1 -> 13.5 us at 32k (tpp 2).
  * PIPE costs 8 registers a lane; the persistent kernel (1024-thread
  * blocks, 64 registers) lost 7% with it at 32k and does without.
- * VEC (tenth session): a lane's entries are one load of 16 bytes instead
+ * VEC (tenth session): a lane's entries are loads of 16 bytes instead
  * of BATCH loads of 4 from the same sector, which cut the L1 throughput
  * of a 1M launch from 91% to 84% (tpp 2); with BATCH 4 the autotuner then
  * picks tpp 1, 2,881 -> 3,046 steps/s at 1M, 353 -> 376 at 8M. The
  * persistent kernel lost 1.5% with it at 32k and keeps the strided order.
+ * Q: see gpu_pair_eval() (s.cubic_q).
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool PIPE = false, bool VEC = false>
+	  bool PIPE = false, bool VEC = false, bool Q = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -178,8 +177,8 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			next_window(PIPE ? k0 + S : k0);
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
-				gpu_pair_accum_q<TYPED, EFLAG, FC>(s, qi, qj[u], f, e, w,
-								   kb + u * e_step < nn);
+				gpu_pair_accum_q<TYPED, EFLAG, FC, Q>(s, qi, qj[u], f, e, w,
+								      kb + u * e_step < nn);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

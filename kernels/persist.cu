@@ -207,14 +207,18 @@ size_t gpu_persist_smem(void)
 
 /*
  * Lanes per particle for the persistent kernel: the force launch's tpp
- * (what the autotuner timed) doubled, up to 32, while the doubled grid
+ * (what the autotuner timed), at least 4, doubled, up to 32, while the doubled grid
  * still has a block per particle group on every SM at once: one
  * 1024-thread block per SM runs (167 KiB of shared memory each), and a
  * grid of fewer blocks than SMs leaves SMs idle. Measured on the H200
  * (bench/RESULTS.md, seventh session; steps/s at skin 0.7): 4,000
  * particles tpp 8 91,994, 16 109,300, 32 118,771 (125 blocks); 16,384
  * tpp 4 67,640 (64 blocks), 8 87,946 (128), 16 77,252 (grid-stride
- * over 132); 32,000 tpp 4 65,383 (125), 8 60,296.
+ * over 132); 32,000 tpp 4 65,383 (125), 8 60,296. The floor of 4: the
+ * register strategy's own kernel (vector loads, tenth session) times best
+ * at tpp 1 from 131,072 particles, and the persistent kernel (strided
+ * order, at most 4 per lane) ran 131,072 at 13,789 steps/s with tpp 1
+ * against 18,694 with 4.
  */
 int gpu_persist_tpp(const gpu_sys *s, int tpp)
 {
@@ -222,6 +226,7 @@ int gpu_persist_tpp(const gpu_sys *s, int tpp)
 
 	GPU_CHECK(cudaGetDevice(&dev));
 	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	tpp = tpp < 4 ? 4 : tpp;
 	while (tpp < 32 && (long)s->n * tpp * 2 <= (long)sms * GPU_PERSIST_BLOCK)
 		tpp *= 2;
 	return tpp;

@@ -359,17 +359,19 @@ static void ensure_graphs(gpu_ctx *c)
  * (Re)allocates the neighbour list for `stride` entries per particle,
  * zeroed: the register path loads a lane's entries as one vector, which
  * may take slots past the particle's count that no build wrote (their
- * values are not used).
+ * values are not used). The zeroing goes on c->stream, ahead of the build
+ * that fills the list (the streams do not wait for the legacy one).
  */
-static cudaError_t alloc_list(gpu_sys *s, int stride)
+static cudaError_t alloc_list(gpu_ctx *c, int stride)
 {
+	gpu_sys *s = &c->s;
 	const size_t bytes = gpu_nl_ints(s->n, stride) * sizeof(int);
 	cudaError_t e;
 
 	cudaFree(s->nl);
 	s->nl = NULL;
 	e = cudaMalloc(&s->nl, bytes);
-	return e == cudaSuccess ? cudaMemset(s->nl, 0, bytes) : e;
+	return e == cudaSuccess ? cudaMemsetAsync(s->nl, 0, bytes, c->stream) : e;
 }
 
 /* Grow the neighbour list to hold `need` per particle (never truncate). */
@@ -377,7 +379,7 @@ static int grow_list(gpu_ctx *c, int need)
 {
 	int stride = ((need + need / 5 + 8) + 31) / 32 * 32;
 
-	if (alloc_list(&c->s, stride) != cudaSuccess) {
+	if (alloc_list(c, stride) != cudaSuccess) {
 		fprintf(stderr, "mdsim: step %lld: cannot grow the GPU neighbour list to %d per particle (%.1f GB)\n",
 			c->h_status->step, stride,
 			(double)c->s.n * stride * 4 / 1e9);
@@ -895,7 +897,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->sub_start, s->ncell * GPU_SUB + 1);
 	DALLOC(s->block_sums, (s->ncell * GPU_SUB + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	s->nl = NULL;
-	GPU_CHECK(alloc_list(s, s->stride)); DALLOC(s->nn, n);
+	GPU_CHECK(alloc_list(c, s->stride)); DALLOC(s->nn, n);
 	DALLOC(s->st, 1); DALLOC(s->acc, 1);
 	s->req = &s->st->rebuild;	/* device address: request_rebuild() */
 	/* thermo copies the whole block, the NH fields included */
@@ -1411,7 +1413,7 @@ extern "C" int gpu_test_shrink_list(md_backend *b, int stride)
 	if (stride < 32 || stride % 32)	/* rows are written in 32-byte sectors */
 		return MD_EXIT_INPUT;
 	read_status(c);
-	GPU_CHECK(alloc_list(&c->s, stride));
+	GPU_CHECK(alloc_list(c, stride));
 	c->s.stride = stride;
 	destroy_graphs(c);
 	c->h_status->rebuild = 1;	/* the list is invalid now */

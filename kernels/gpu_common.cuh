@@ -73,8 +73,10 @@
  * sector) of each particle in turn, then the next 8 of each, and so on.
  * A warp reading entries k..k+tpp-1 of 32/tpp consecutive particles then
  * touches 1 or 2 cache lines instead of 32/tpp rows (tpp 4: 8 sectors of 8
- * lines before), and the build still writes whole sectors. The allocation
- * holds the particle count rounded up to a block.
+ * lines before), and the build still writes whole sectors. The register
+ * strategy's lanes read whole chunks (two 16-byte loads each; at tpp 1 a
+ * warp's window is 32 consecutive sectors of a block). The allocation holds the
+ * particle count rounded up to a block.
  */
 #define GPU_NL_BLOCK 32
 #define GPU_NL_CHUNK 8

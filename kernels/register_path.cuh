@@ -1,10 +1,12 @@
 /*
  * register_path.cuh - the register-cached neighbour-list path: tpp lanes
  * (a power of two <= 32) share one particle; its own position lives in
- * registers, each lane walks every tpp-th neighbour in batches whose
+ * registers, each lane walks its share of the neighbours in batches whose
  * loads are in flight together (the next batch's indices prefetched), and
  * the partial forces are summed with warp shuffles.
- * Used by the register strategy (first = 0) and the hybrid strategy.
+ * Used by the register strategy (first = 0; VEC: a lane takes whole
+ * chunks), the hybrid strategy and the persistent kernel (every tpp-th
+ * neighbour).
  */
 #ifndef MD_REGISTER_PATH_CUH
 #define MD_REGISTER_PATH_CUH
@@ -19,9 +21,11 @@
  * 1M particles tpp 4 224 -> 199 us with BATCH 2, 201 with 4, 247 with 8
  * (80 registers); 32k 13.3 -> 11.5 us (2), 10.6 (4), 13.7 (8); below
  * tpp 4 (the autotuner's tpp 2 at 1M) 4 gained nothing over 2 (2,534
- * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2:
- * the strided order (the persistent kernel). The register strategy's
- * vector loads (VEC) take REG_BATCH (force_register.cu) at every tpp.
+ * against 2,521 steps/s, seventh session). Hence 4 from tpp 4 up, else 2,
+ * for the persistent kernel (persist.cu, the only caller; its tpp is at
+ * least 4 unless backend.threads_per_particle sets it). The register
+ * strategy's vector loads (VEC) take REG_BATCH (force_register.cu) at
+ * every tpp; the hybrid strategy the default, 2.
  */
 static __host__ __device__ constexpr int gpu_reg_batch(int tpp)
 {

@@ -8,9 +8,10 @@
 
 /*
  * Neighbours per lane and window, loaded as vectors (register_path.cuh's
- * VEC), without PIPE. Measured at 1M, tpp 1 (RESULTS, tenth session):
- * 4 with PIPE 3,085 steps/s, 8 without 3,132 (64 registers; 8 with PIPE
- * takes 87 and ran 2,906-2,925, 4 without 2,865).
+ * VEC). Measured at 1M, tpp 1 (RESULTS, tenth session): 4 with the
+ * positions prefetched a window ahead 3,085 steps/s, 8 without 3,132 (64
+ * registers; 8 with the prefetch takes 87 and ran 2,906-2,925, 4 without
+ * 2,865), so the prefetch is gone.
  */
 #define REG_BATCH 8
 
@@ -26,7 +27,7 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, false, true, Q>(
+	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, true, Q>(
 		s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp);
 }
 

@@ -363,17 +363,25 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 }
 
 /*
- * gpu_sep_q - separation qi - qj of two fixed-point positions in float:
- * the wrapped integer difference (the minimum image: |d| < L/2), rounded
- * to float, times L / 2^32.
+ * gpu_dq - the wrapped integer difference qi - qj of two fixed-point
+ * positions (the minimum image: |d| < L/2), rounded to float, in units
+ * of L / 2^32.
  */
+static __device__ __forceinline__ float3 gpu_dq(const int4 &qi, const int4 &qj)
+{
+	return make_float3((float)(int)((unsigned)qi.x - (unsigned)qj.x),
+			   (float)(int)((unsigned)qi.y - (unsigned)qj.y),
+			   (float)(int)((unsigned)qi.z - (unsigned)qj.z));
+}
+
+/* gpu_sep_q - the separation qi - qj in length units: gpu_dq() times L / 2^32. */
 static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
 						   const int4 &qi,
 						   const int4 &qj)
 {
-	return make_float3((float)(int)((unsigned)qi.x - (unsigned)qj.x) * s.qunit[0],
-			   (float)(int)((unsigned)qi.y - (unsigned)qj.y) * s.qunit[1],
-			   (float)(int)((unsigned)qi.z - (unsigned)qj.z) * s.qunit[2]);
+	const float3 d = gpu_dq(qi, qj);
+
+	return make_float3(d.x * s.qunit[0], d.y * s.qunit[1], d.z * s.qunit[2]);
 }
 
 /*
@@ -387,10 +395,7 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 							float3 &f, float &e,
 							float &w, bool valid = true)
 {
-	const float3 d = Q ? make_float3((float)(int)((unsigned)qi.x - (unsigned)qj.x),
-					 (float)(int)((unsigned)qi.y - (unsigned)qj.y),
-					 (float)(int)((unsigned)qi.z - (unsigned)qj.z))
-			   : gpu_sep_q(s, qi, qj);
+	const float3 d = Q ? gpu_dq(qi, qj) : gpu_sep_q(s, qi, qj);
 
 	gpu_pair_eval<TYPED, EFLAG, FC, Q>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w,
 					   valid);

@@ -45,24 +45,19 @@ static __device__ __forceinline__ T reg_load(const T *p)
 }
 
 /*
- * The BATCH consecutive ints at p (aligned to 4 BATCH bytes) into v, as
- * vector loads: one of 8 or 16 bytes, two of 16 for BATCH 8.
+ * The BATCH consecutive ints at p (16-byte aligned, BATCH a multiple of 4)
+ * into v, as 16-byte loads.
  */
 template <bool NC, int BATCH>
 static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
 {
-	if (BATCH == 2) {
-		const int2 a = reg_load<NC>((const int2 *)p);
-
-		v[0] = a.x; v[1] = a.y;
-	} else {
+	static_assert(BATCH % 4 == 0, "whole 16-byte vectors");
 #pragma unroll
-		for (int h = 0; h < BATCH / 4; h++) {
-			const int4 a = reg_load<NC>((const int4 *)p + h);
+	for (int h = 0; h < BATCH / 4; h++) {
+		const int4 a = reg_load<NC>((const int4 *)p + h);
 
-			v[4 * h] = a.x; v[4 * h + 1] = a.y;
-			v[4 * h + 2] = a.z; v[4 * h + 3] = a.w;
-		}
+		v[4 * h] = a.x; v[4 * h + 1] = a.y;
+		v[4 * h + 2] = a.z; v[4 * h + 3] = a.w;
 	}
 }
 
@@ -86,9 +81,9 @@ static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
  * branch per pair. Measured on the H200 (RESULTS, seventh session):
  * 17% fewer instructions at 1M; the time of a launch did not move (it is
  * bound by L1 traffic, 84%) until the positions were loaded a window
- * ahead (PIPE): 178.6 -> 173.4 us at 1M, 14.1 -> 13.5 us at 32k (tpp 2).
- * PIPE costs 8 registers a lane; the persistent kernel (1024-thread
- * blocks, 64 registers) lost 7% with it at 32k and does without.
+ * ahead: 178.6 -> 173.4 us at 1M, 14.1 -> 13.5 us at 32k (tpp 2). That
+ * prefetch (8 registers a lane; the persistent kernel lost 7% with it)
+ * went with VEC: BATCH 8 without it measured faster (force_register.cu).
  * VEC (tenth session): a lane's entries are loads of 16 bytes instead
  * of BATCH loads of 4 from the same sector, which cut the L1 throughput
  * of a 1M launch from 91% to 84% (tpp 2); with BATCH 4 the autotuner then
@@ -97,7 +92,7 @@ static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
  * Q: see gpu_pair_eval() (s.cubic_q).
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool PIPE = false, bool VEC = false, bool Q = false>
+	  bool VEC = false, bool Q = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -131,12 +126,11 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k0 = 0, en[BATCH];
-		int4 qn[BATCH];	/* PIPE: positions one window ahead, indices two */
 		/* indices of the window starting at entry ka (p points there) */
 		auto load_idx = [&](int ka) {
 			const int e0 = ka + e_lane;
 
-			if (VEC) {
+			if constexpr (VEC) {
 				int v[BATCH];
 
 				if (e0 < nn)
@@ -157,28 +151,16 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		};
 
 		load_idx(0);
-		if (PIPE) {
-#pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				qn[u] = reg_load<NC>(xq + en[u]);
-			next_window(S);
-		}
 		while (k0 < nn) {
 			int4 qj[BATCH];
 
 #pragma unroll
-			for (int u = 0; u < BATCH; u++) {
-				if (PIPE) {
-					qj[u] = qn[u];
-					qn[u] = reg_load<NC>(xq + en[u]);
-				} else {
-					qj[u] = reg_load<NC>(xq + en[u]);
-				}
-			}
+			for (int u = 0; u < BATCH; u++)
+				qj[u] = reg_load<NC>(xq + en[u]);
 			const int kb = k0 + e_lane;
 
 			k0 += S;
-			next_window(PIPE ? k0 + S : k0);
+			next_window(k0);
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
 				gpu_pair_accum_q<TYPED, EFLAG, FC, Q>(s, qi, qj[u], f, e, w,

@@ -55,6 +55,13 @@ int gpu_test_list16_max(md_backend *b, int max)
 	return -1;
 }
 
+int gpu_test_list_idx_max(md_backend *b, int max)
+{
+	(void)b;
+	(void)max;
+	return -1;
+}
+
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 {
 	(void)b; (void)nsteps;

@@ -141,7 +141,7 @@ k_force_staged(gpu_sys s)
 	const bool big = total > GPU_STAGED_CAP;
 
 	gpu_hood_stage<true>(s, js, pre, ncj, qref, 0, min(total, GPU_STAGED_CAP),
-			     cand, nullptr, t, GPU_STAGED_THREADS);
+			     cand, t, GPU_STAGED_THREADS);
 	__syncthreads();
 
 	const int L = max(1, GPU_STAGED_THREADS / m);	/* lanes per particle */

@@ -70,6 +70,13 @@ int gpu_test_shrink_list(md_backend *b, int stride);
  */
 int gpu_test_list16_max(md_backend *b, int max);
 
+/*
+ * gpu_test_list_idx_max - test hook: the largest octant reach the list
+ * build sweeps as one compacted sequence (0 .. GPU_LIST_IDX; larger ones
+ * run by run), then a rebuild with it. Returns 0 or -1.
+ */
+int gpu_test_list_idx_max(md_backend *b, int max);
+
 #ifdef __cplusplus
 }
 #endif

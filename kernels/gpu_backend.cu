@@ -14,6 +14,7 @@
  * grown, the halted step finished) and a blow-up reported.
  */
 #include "gpu_common.cuh"
+#include "list_build.cuh"	/* GPU_LIST_IDX */
 #include "gpu.h"
 extern "C" {
 #include "../engine/setup.h"
@@ -950,6 +951,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	c->strategy = cfg->strategy >= 0 ? cfg->strategy : MD_STRAT_register;
 	s->list16 = gpu_strategies[c->strategy].list16;
 	s->list16_max = GPU_LIST16_MAX;
+	s->list_idx = GPU_LIST_IDX;
 
 	/* first list and forces; grow the list if the guess was short */
 	gpu_enqueue_force_rebuild(s, c->stream);
@@ -1430,6 +1432,21 @@ extern "C" int gpu_test_list16_max(md_backend *b, int max)
 	c->s.list16_max = max;
 	destroy_graphs(c);	/* they hold the old value */
 	return 0;
+}
+
+extern "C" int gpu_test_list_idx_max(md_backend *b, int max)
+{
+	gpu_ctx *c = (gpu_ctx *)b->ctx;
+
+	if (max < 0 || max > GPU_LIST_IDX)
+		return -1;
+	c->s.list_idx = max;
+	destroy_graphs(c);	/* they hold the old value */
+	gpu_enqueue_force_rebuild(&c->s, c->stream);
+	enqueue_force(c, 1);
+	GPU_CHECK(cudaStreamSynchronize(c->stream));
+	read_status(c);
+	return c->h_status->halt ? -1 : 0;
 }
 
 extern "C" double gpu_set_hybrid_ratio(md_backend *b, double ratio)

@@ -54,12 +54,14 @@
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
 #define GPU_SCAN_CELLS 256		/* sub-cells per chunk of the count scan */
 /*
- * Sub-cells per cell: the halves along y and z (index hy + 2 hz). The sort
- * orders the particles of a cell by sub-cell, so that the list build can
- * leave out the parts of the neighbourhood beyond reach of a sub-cell
- * (list_build.cuh).
+ * Sub-cells per cell: its octants, the halves along x, y and z (index
+ * hx + 2 hy + 4 hz). The sort orders the particles of a cell by sub-cell,
+ * so that the list build can leave out the parts of the neighbourhood
+ * beyond reach of a sub-cell (list_build.cuh). The two x-halves of a cell
+ * with the same hy, hz are consecutive: together they are that cell's
+ * quarter (the halves along y and z), one range of particles.
  */
-#define GPU_SUB 4
+#define GPU_SUB 8
 
 /* Particle count limit: thread indices of up to 16 lanes per particle fit
  * an int (the hybrid launch also clamps its grid). */
@@ -160,6 +162,9 @@ typedef struct gpu_sys {
 				 * `staged`), not j (list_build.cuh)    */
 	int list16_max;		/* largest neighbourhood it indexes:
 				 * GPU_LIST16_MAX (a test lowers it)    */
+	int list_idx;		/* largest octant reach the list build
+				 * compacts: GPU_LIST_IDX (a test
+				 * lowers it, list_build.cuh)           */
 	gpu_status *st;
 	gpu_acc *acc;
 	int lgv_on;		/* Langevin inside the integrators      */

@@ -11,11 +11,12 @@
  * list entry of its rank among the hits (the hits of 32 candidates are
  * consecutive entries: one or two 32-byte sectors).
  *
- * The particles of a cell are sorted by sub-cell (its halves along y and
- * z, GPU_SUB). In the common case (4 or more cells per edge, 32-bit
- * entries, at most GPU_LIST_CAP candidates) the group stages the
- * neighbourhood as sub-cell ranges in slab order (GPU_SUBHOOD) and warp w
- * sweeps sub-cell w's particles against only the 25/36 of it within reach.
+ * The particles of a cell are sorted by sub-cell (its octants, GPU_SUB).
+ * In the common case (4 or more cells per edge, 32-bit entries, at most
+ * GPU_LIST_CAP candidates) the group stages the neighbourhood as sub-cell
+ * ranges in slab order (GPU_SUBHOOD), and warp w sweeps the particles of
+ * sub-cells w and w + 4 against only the 125/216 of it within reach, as one
+ * compacted sequence of candidates (GPU_LIST_IDX).
  *
  * An entry is the neighbour's index j, or (s.list16, the `staged`
  * strategy, force_staged.cu) its flat index as a 16-bit number: the force
@@ -30,7 +31,8 @@
  *
  * Candidates are float positions p relative to the cell's first particle
  * (the wrapped fixed-point difference, converted once when staged), with
- * |p|^2 in w and the index j beside them: they lie less than 2 cell edges
+ * the index j in w (|p|^2 is computed once per candidate and sweep, for
+ * its R particles): they lie less than 2 cell edges
  * from it (at a build every particle is in its cell), so with 4 or more
  * cells per edge their integer differences do not wrap and the float
  * difference is the minimum image; SMALL (s.small_box: fewer along some
@@ -68,28 +70,47 @@
 #define GPU_LIST_DOT_SLACK 3e-5f
 
 /*
- * The sub-cell neighbourhood (not SMALL, not L16): the 27 cells' sub-cells
- * as GPU_SUBHOOD ranges in the order of the fine slabs, range k = (fz 6 +
- * fy) 3 + dx + 1, where fz = 2 (dz + 1) + hz and fy = 2 (dy + 1) + hy
- * count the half-cell slabs along z and y (0 .. 5) and dx = -1, 0, 1. A
- * particle of sub-cell (hy, hz) of the centre cell (slabs 2 + hy, 2 + hz)
- * lies a whole cell edge (>= rlist) from the slab 3 away from its own: it
- * needs slabs fz = hz .. hz + 4 and fy = hy .. hy + 4 only, and for each fz
- * these are GPU_SUBHOOD_SPAN consecutive ranges, one run of candidates:
- * 75 of the 108 ranges, 25/36 of the candidate tests. Measured at 1M
- * (RESULTS, ninth session): a build 1.07 -> 1.03 ms; with the test as a
- * dot product and the store predicated (list_sweep) 0.96 ms.
+ * The sub-cell neighbourhood (not SMALL, not L16): the 27 cells' octants
+ * as GPU_SUBHOOD ranges in the order of the half-cell slabs, range k =
+ * (fz 6 + fy) 6 + fx, where fx = 2 (dx + 1) + hx (dx = -1, 0, 1) counts
+ * the slabs along x (0 .. 5), and fy, fz those along y and z. A particle
+ * of octant (hx, hy, hz) of the centre cell (slabs 2 + hx, ...) lies a
+ * whole cell edge (>= rlist) from any slab 3 away from its own: it needs
+ * slabs hx .. hx + 4, hy .. hy + 4 and hz .. hz + 4 only, 125 of the 216
+ * ranges. For each (fz, fy) these are GPU_SUB_SPAN consecutive ranges, a
+ * run of candidates; the warp lists the runs' flat indices one after the
+ * other (gpu_sub_reach) and sweeps them 32 at a time.
+ *
+ * History (RESULTS): the ninth session sorted by quarters (the halves
+ * along y and z) and swept each quarter's 5 runs of 15 ranges (25/36 of
+ * the tests): a 1M build 1.07 -> 1.03 ms, 0.96 ms with the test as a dot
+ * product and the store predicated (list_sweep). A run of ~90 candidates
+ * (skin 0.5) took 3 or 4 sweeps of 32 lanes.
  */
-#define GPU_SUBHOOD 108		/* 6 z slabs x 6 y slabs x 3 cells along x */
-#define GPU_SUBHOOD_RUNS 5	/* runs of a sub-cell: its z slabs */
-#define GPU_SUBHOOD_SPAN 15	/* ranges of a run: 5 y slabs x 3 cells */
+#define GPU_SUBHOOD 216		/* 6 z slabs x 6 y slabs x 6 x slabs */
+#define GPU_SUB_RUNS 25		/* runs of an octant: 5 z slabs x 5 y slabs */
+#define GPU_SUB_SPAN 5		/* ranges of a run: 5 x slabs */
+/*
+ * Candidates of one octant's reach that its warp lists compacted (flat
+ * indices, 16 bits; s.list_idx, which a test lowers); a larger reach is
+ * swept run by run (a reach is 58% of the staged candidates on average,
+ * which number at most GPU_LIST_CAP = 1,024 on this path). Shared memory
+ * is also the persistent kernel's L1 (persist.cu: 8 groups a block): with
+ * the index j in the candidate's w (no array of its own, 4 KB) its 8
+ * groups take 190 KB, within the 196 KB carve-out it had before the
+ * octants, which leaves 60 KB of L1 to its force phase. (With 768 here
+ * and the indices beside the candidates it took 223 KB, the 228 KB
+ * carve-out, and 32,000 particles ran 5% slower: 65,070 -> 61,735
+ * steps/s.)
+ */
+#define GPU_LIST_IDX 768
 
 /* Shared memory of one group. */
 typedef struct gpu_list_smem {
-	float4 cand[GPU_LIST_CAP];	/* relative position p, w: |p|^2 */
-	int cj[GPU_LIST_CAP];		/* its index j */
+	float4 cand[GPU_LIST_CAP];	/* relative position p, w: j (int bits) */
 	int js[GPU_SUBHOOD];		/* range k: first particle */
 	int pre[GPU_SUBHOOD + 1];	/* flat index of its first candidate */
+	unsigned short idx[GPU_LIST_WARPS][GPU_LIST_IDX];	/* gpu_sub_reach */
 } gpu_list_smem;
 
 /*
@@ -138,13 +159,15 @@ static __device__ __forceinline__ int gpu_hood_ranges(const gpu_sys &s, int c,
 /*
  * The sub-cell neighbourhood of cell c (not SMALL: 27 distinct cells), by
  * one warp: js[k], pre[k] of its GPU_SUBHOOD ranges (see GPU_SUBHOOD).
- * Returns the number of candidates.
+ * A lane takes a cell's two x-halves at once (ranges 2 m, 2 m + 1: one
+ * quarter, consecutive particles). Returns the number of candidates.
  */
 static __device__ __forceinline__ int gpu_subhood_ranges(const gpu_sys &s, int c,
 							 int lane, int *js, int *pre)
 {
-	constexpr int P = (GPU_SUBHOOD + 31) / 32;	/* passes of the warp */
-	int cc[3], j0[P], cnt[P], carry = 0;
+	constexpr int M = GPU_SUBHOOD / 2;	/* quarters */
+	constexpr int P = (M + 31) / 32;	/* passes of the warp */
+	int cc[3], j0[P], j1[P], j2[P], carry = 0;
 
 	gpu_cell_coords(s, c, cc);
 	/* every pass's loads first, so that they are in flight together. The
@@ -153,54 +176,102 @@ static __device__ __forceinline__ int gpu_subhood_ranges(const gpu_sys &s, int c
 	 * build 0.95 -> 1.05 ms (2% of the steps/s, ninth session) */
 #pragma unroll
 	for (int p = 0; p < P; p++) {
-		const int k = p * 32 + lane;
-		const int fy = k / 3 % 6, fz = k / 18;
-		int nx = cc[0] + k % 3 - 1, ny = cc[1] + fy / 2 - 1, nz = cc[2] + fz / 2 - 1;
+		const int m = p * 32 + lane;
+		const int fy = m / 3 % 6, fz = m / 18;
+		int nx = cc[0] + m % 3 - 1, ny = cc[1] + fy / 2 - 1, nz = cc[2] + fz / 2 - 1;
 
 		nx += nx < 0 ? s.nc[0] : nx >= s.nc[0] ? -s.nc[0] : 0;
 		ny += ny < 0 ? s.nc[1] : ny >= s.nc[1] ? -s.nc[1] : 0;
 		nz += nz < 0 ? s.nc[2] : nz >= s.nc[2] ? -s.nc[2] : 0;
-		j0[p] = cnt[p] = 0;
-		if (k < GPU_SUBHOOD) {
+		j0[p] = j1[p] = j2[p] = 0;
+		if (m < M) {
 			const int q = ((nz * s.nc[1] + ny) * s.nc[0] + nx) * GPU_SUB +
-				      fy % 2 + 2 * (fz % 2);
+				      2 * (fy % 2) + 4 * (fz % 2);
 
 			j0[p] = s.sub_start[q];
-			cnt[p] = s.sub_start[q + 1];
+			j1[p] = s.sub_start[q + 1];
+			j2[p] = s.sub_start[q + 2];
 		}
 	}
 	if (lane == 0)
 		pre[0] = 0;
 #pragma unroll
 	for (int p = 0; p < P; p++) {
-		const int k = p * 32 + lane;
-		const int incl = warp_scan_incl(cnt[p] - j0[p]);
+		const int m = p * 32 + lane;
+		const int incl = carry + warp_scan_incl(j2[p] - j0[p]);
 
-		if (k < GPU_SUBHOOD) {
-			js[k] = j0[p];
-			pre[k + 1] = carry + incl;
+		if (m < M) {
+			js[2 * m] = j0[p];
+			js[2 * m + 1] = j1[p];
+			pre[2 * m + 1] = incl - (j2[p] - j1[p]);
+			pre[2 * m + 2] = incl;
 		}
-		carry += __shfl_sync(0xffffffffu, incl, 31);
+		carry = __shfl_sync(0xffffffffu, incl, 31);
 	}
 	return carry;
 }
 
 /*
+ * The reach of octant `sub` of the staged sub-cell neighbourhood, by one
+ * warp: lane t < GPU_SUB_RUNS holds run t (its slabs fz = hz + t / 5, fy =
+ * hy + t % 5, fx = hx .. hx + 4: flat candidates [a, a + len)). If they
+ * number at most lim (s.list_idx: compact), idx lists their flat indices
+ * run after run, in flat order.
+ */
+struct list_reach {
+	int a, len;			/* this lane's run */
+	int total;			/* candidates of the reach; compact
+					 * (<= s.list_idx): idx[0 .. total) of
+					 * the warp (gpu_list_smem) holds them */
+};
+
+static __device__ __forceinline__ list_reach gpu_sub_reach(const gpu_list_smem &sm,
+							   int sub, int lane, int lim,
+							   unsigned short *idx)
+{
+	const int hx = sub & 1, hy = (sub >> 1) & 1, hz = sub >> 2;
+	list_reach r;
+
+	r.a = r.len = 0;
+	if (lane < GPU_SUB_RUNS) {
+		const int k = ((hz + lane / GPU_SUB_SPAN) * 6 + hy + lane % GPU_SUB_SPAN) * 6 + hx;
+
+		r.a = sm.pre[k];
+		r.len = sm.pre[k + GPU_SUB_SPAN] - r.a;
+	}
+	const int incl = warp_scan_incl(r.len);
+
+	r.total = __shfl_sync(0xffffffffu, incl, 31);
+	if (r.total <= lim) {
+		const int off = incl - r.len;
+		const int most = __reduce_max_sync(0xffffffffu, r.len);
+
+		for (int u = 0; u < most; u++)
+			if (u < r.len)
+				idx[off + u] = (unsigned short)(r.a + u);
+		__syncwarp();
+	}
+	return r;
+}
+
+/*
  * Stage the flat candidates [b0, b0 + nb) of a neighbourhood (ranges js,
  * pre) into cand[f - b0]: the position p relative to qref (gpu_sep_q), w:
- * the type as int bits (TYPE true), or |p|^2 with the index j in
- * jout[f - b0] (TYPE false: the list build). Thread
+ * as int bits the type (TYPE true) or the index j (TYPE false: the list
+ * build). Thread
  * gt of nt (whole warps): warp gt / 32 copies units gt / 32, + nt / 32,
  * ..., a unit being G consecutive ranges (G = 1: a cell of the 27-cell
- * neighbourhood; 3: a row of the sub-cell one, about 18 particles).
+ * neighbourhood; 6: a row of the sub-cell one, 3 cells' quarters, about
+ * 18 particles), of which every C consecutive ones are consecutive
+ * particles (C = 2: a quarter's x-halves).
  */
-template <bool TYPE, int G = 1>
+template <bool TYPE, int G = 1, int C = 1>
 static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 						      const int *js,
 						      const int *pre, int ncj,
 						      const int4 &qref, int b0,
-						      int nb, float4 *cand,
-						      int *jout, int gt, int nt)
+						      int nb, float4 *cand, int gt,
+						      int nt)
 {
 	const int lane = gt & 31;
 
@@ -211,16 +282,13 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 			int k = k0;
 
 #pragma unroll
-			for (int g = 1; g < G; g++)
-				k += f >= pre[k0 + g];
+			for (int g = C; g < G; g += C)
+				k += f >= pre[k0 + g] ? C : 0;
 			const int j = js[k] + (f - pre[k]);
 			const int4 q = s.xq[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
-			cand[f - b0] = make_float4(p.x, p.y, p.z, TYPE ? __int_as_float(q.w) :
-						   p.x * p.x + p.y * p.y + p.z * p.z);
-			if (!TYPE)
-				jout[f - b0] = j;
+			cand[f - b0] = make_float4(p.x, p.y, p.z, __int_as_float(TYPE ? q.w : j));
 		}
 	}
 }
@@ -233,13 +301,22 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 template <typename T>
 static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, T v)
 {
-	T *p = row + gpu_nl_off(e);
+	/* gpu_nl_off(e) as e + (e / 8) 248, and the address as one wide
+	 * multiply-add on the row's 64-bit pointer: written as row +
+	 * gpu_nl_off(e) the compiler rebuilt it from the list's base per
+	 * store, 9 instructions (a third of a test's, SASS, eleventh session) */
+	static_assert(GPU_NL_CHUNK == 8, "e / 8 below");
+	const unsigned off = (unsigned)e + ((unsigned)e >> 3) *
+			     (GPU_NL_BLOCK * GPU_NL_CHUNK - GPU_NL_CHUNK);
+
 	if (sizeof(T) == 4)
-		asm volatile("{ .reg .pred q; setp.lt.s32 q, %1, %2; @q st.global.b32 [%0], %3; }"
-			     :: "l"(p), "r"(e), "r"(lim), "r"((int)v));
+		asm volatile("{ .reg .pred q; .reg .u64 a; setp.lt.s32 q, %1, %2;"
+			     " mad.wide.u32 a, %3, 4, %0; @q st.global.b32 [a], %4; }"
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "r"((int)v));
 	else
-		asm volatile("{ .reg .pred q; setp.lt.s32 q, %1, %2; @q st.global.b16 [%0], %3; }"
-			     :: "l"(p), "r"(e), "r"(lim), "h"((unsigned short)v));
+		asm volatile("{ .reg .pred q; .reg .u64 a; setp.lt.s32 q, %1, %2;"
+			     " mad.wide.u32 a, %3, 2, %0; @q st.global.b16 [a], %4; }"
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "h"((unsigned short)v));
 }
 
 /*
@@ -248,15 +325,15 @@ static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, 
  * Per particle: the test, a ballot, and each hit stored as the entry of
  * its rank among the hits: j, or with L16 the flat index b0 + f.
  * SUB false: the candidates [0, nb) of batch b0 (of total). SUB true: the
- * GPU_SUBHOOD_RUNS runs of sub-cell sub (hy + 2 hz) of the sub-cell
- * neighbourhood, staged whole.
+ * reach rch of an octant of the sub-cell neighbourhood, staged whole:
+ * compacted, or its runs one by one.
  */
 template <int SMALL, int R, bool L16, bool SUB>
 static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 						  const gpu_list_smem &sm,
 						  const int4 &qref, int i0, int b0,
-						  int nb, int total, int sub,
-						  int lane)
+						  int nb, int total,
+						  const list_reach &rch, int lane)
 {
 	typedef typename std::conditional<L16, unsigned short, int>::type entry;
 	const unsigned below = (1u << lane) - 1u;
@@ -275,17 +352,28 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 		row[r] = (entry *)s.nl + gpu_nl_row(s.stride, i0 + r);
 		cnt[r] = !SUB && b0 > 0 ? s.nn[i0 + r] : 0;	/* resume after a batch */
 	}
-	for (int run = 0; run < (SUB ? GPU_SUBHOOD_RUNS : 1); run++) {
-		/* run: slab fz = hz + run, y slabs hy .. hy + 4 */
-		const int k = ((sub / 2 + run) * 6 + sub % 2) * 3;
-		const int lo = SUB ? sm.pre[k] : 0;
-		const int hi = SUB ? sm.pre[k + GPU_SUBHOOD_SPAN] : nb;
+	const bool direct = !SUB || rch.total > s.list_idx;	/* f = v */
+	/* the warp's idx (gpu_sub_reach): a group is GPU_LIST_WARPS
+	 * consecutive warps of the block */
+	const unsigned short *idx = sm.idx[(threadIdx.x >> 5) % GPU_LIST_WARPS];
 
-		for (int f0 = lo; f0 < hi; f0 += 32) {
-			const int f = f0 + lane;
-			const bool in = f < hi;
-			const float4 p = sm.cand[in ? f : lo];
-			const int j = sm.cj[in ? f : lo];
+	for (int run = 0; run < (SUB && direct ? GPU_SUB_RUNS : 1); run++) {
+		int lo = 0, hi = nb;
+
+		if (SUB && direct) {
+			lo = __shfl_sync(0xffffffffu, rch.a, run);
+			hi = lo + __shfl_sync(0xffffffffu, rch.len, run);
+		} else if (SUB) {
+			hi = rch.total;
+		}
+		for (int v0 = lo; v0 < hi; v0 += 32) {
+			const int v = v0 + lane;
+			const bool in = v < hi;
+			const int f = direct ? (in ? v : lo) : idx[in ? v : lo];
+			const float4 p = sm.cand[f];
+			const int j = __float_as_int(p.w);
+			/* |p|^2, once for the R particles */
+			const float pp = SMALL ? 0.f : fmaf(p.x, p.x, fmaf(p.y, p.y, p.z * p.z));
 
 #pragma unroll
 			for (int r = 0; r < R; r++) {
@@ -301,7 +389,7 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 					near = rx * rx + ry * ry + rz * rz < s.rlist2f;
 				} else {	/* |p_i - p|^2 < rl2 as |p|^2 - 2 p_i.p < rl2 - |p_i|^2 */
 					near = fmaf(pi[r].x, p.x, fmaf(pi[r].y, p.y,
-						    fmaf(pi[r].z, p.z, p.w))) < thr[r];
+						    fmaf(pi[r].z, p.z, pp))) < thr[r];
 				}
 				const bool hit = in & (j != i0 + r) & near;
 				const unsigned bal = __ballot_sync(0xffffffffu, hit);
@@ -340,8 +428,8 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
  * c. bar: the group's barrier id. R: particles per sweep (1: the warps
  * take the particles in turn, for the persistent kernel's registers).
  * Not SMALL and not L16, with the sub-cell neighbourhood within
- * GPU_LIST_CAP: staged whole, each warp sweeps one sub-cell's particles
- * against that sub-cell's runs. Otherwise the 27-cell neighbourhood in
+ * GPU_LIST_CAP: staged whole, warp w sweeps the particles of octants w
+ * and w + 4, each against that octant's reach. Otherwise the 27-cell neighbourhood in
  * batches, the cell's particles shared out among the warps.
  */
 template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
@@ -349,16 +437,17 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 						     gpu_list_smem &sm, int gt,
 						     int bar)
 {
-	static_assert(GPU_LIST_WARPS == GPU_SUB, "a warp per sub-cell");
+	static_assert(2 * GPU_LIST_WARPS == GPU_SUB, "a warp per two octants");
 	const int lane = gt & 31, wg = gt >> 5;
 	const int first = s.cell_start[c], last = s.cell_start[c + 1];
 	int ncj, total;
+	list_reach rch = {};
 
 	if (first == last)
 		return;
 	const int4 qref = s.xq[first];
 #define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB>(		\
-		s, sm, qref, i0, b0, nb, total, wg, lane)
+		s, sm, qref, i0, b0, nb, total, rch, lane)
 #define SWEEPS(n, SUB) do {						\
 		switch (n) {						\
 		case 4: SWEEP(4, SUB); break;				\
@@ -374,15 +463,23 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 		total = sm.pre[GPU_SUBHOOD];
 		if (total <= GPU_LIST_CAP) {
 			const int b0 = 0, nb = total;
-			const int lo = s.sub_start[c * GPU_SUB + wg];
-			const int hi = s.sub_start[c * GPU_SUB + wg + 1];
 
-			gpu_hood_stage<false, 3>(s, sm.js, sm.pre, GPU_SUBHOOD, qref, 0,
-						 total, sm.cand, sm.cj, gt,
-						 GPU_LIST_WARPS * 32);
+			gpu_hood_stage<false, 6, 2>(s, sm.js, sm.pre, GPU_SUBHOOD, qref, 0,
+						    total, sm.cand, gt,
+						    GPU_LIST_WARPS * 32);
 			list_group_sync(bar);
-			for (int i0 = lo; i0 < hi; i0 += R)
-				SWEEPS(R == 1 ? 1 : min(R, hi - i0), true);
+			for (int sub = wg; sub < GPU_SUB; sub += GPU_LIST_WARPS) {
+				const int lo = s.sub_start[c * GPU_SUB + sub];
+				const int hi = s.sub_start[c * GPU_SUB + sub + 1];
+
+				if (lo == hi)
+					continue;
+				/* the idx of the warp's last octant has been
+				 * read: list_sweep ends with __syncwarp() */
+				rch = gpu_sub_reach(sm, sub, lane, s.list_idx, sm.idx[wg]);
+				for (int i0 = lo; i0 < hi; i0 += R)
+					SWEEPS(R == 1 ? 1 : min(R, hi - i0), true);
+			}
 			list_group_sync(bar);	/* the candidates may be replaced */
 			return;
 		}
@@ -403,7 +500,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 		const int nb = min(GPU_LIST_CAP, total - b0);
 
 		gpu_hood_stage<false>(s, sm.js, sm.pre, ncj, qref, b0, nb, sm.cand,
-				      sm.cj, gt, GPU_LIST_WARPS * 32);
+				      gt, GPU_LIST_WARPS * 32);
 		list_group_sync(bar);
 		/* sweep: warp wg takes particles first + wg, + GPU_LIST_WARPS,
 		 * ... (R = 1), or its share of them in runs of up to R */

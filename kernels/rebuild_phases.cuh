@@ -66,7 +66,7 @@ static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 	{
 		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
 
-		c = c * GPU_SUB + half[1] + 2 * half[2];	/* its sub-cell */
+		c = c * GPU_SUB + half[0] + 2 * half[1] + 4 * half[2];	/* its sub-cell */
 		s.cell[i] = c;
 		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
 	}

@@ -580,7 +580,7 @@ END_TEST
  * (its sub-cell path at the smallest box it takes), 10 gives 6 (rc = 2.5);
  * the `staged` strategy's 16-bit list takes the 27-cell path throughout.
  */
-static void neighbor_sets(int cells, double rc, int strat)
+static void neighbor_sets(int cells, double rc, int strat, int idx_max)
 {
 	const md_backend_ops *ops;
 	md_backend cpu = { &md_cpu_backend, NULL }, gpu = { NULL, NULL };
@@ -598,6 +598,8 @@ static void neighbor_sets(int cells, double rc, int strat)
 	ck_assert_int_eq(cpu.ops->init(&cpu, &cfg, &st), 0);
 	cfg.strategy = strat;
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &s2), 0);
+	if (idx_max >= 0)
+		ck_assert_int_eq(gpu_test_list_idx_max(&gpu, idx_max), 0);
 	for (i = 0; i < st.n; i += st.n > 2000 ? 37 : 7) {
 		int na = md_cpu_neighbors(&cpu, i, a, 512);
 		int nb = gpu_neighbors(&gpu, i, b, 512);
@@ -648,14 +650,19 @@ START_TEST(test_neighbor_sets)
 	for (s = 0; s < 2; s++) {
 		const int strat = s ? MD_STRAT_staged : MD_STRAT_global;
 
-		neighbor_sets(6, 2.5, strat);
-		neighbor_sets(8, 2.5, strat);
-		neighbor_sets(10, 2.5, strat);
+		neighbor_sets(6, 2.5, strat, -1);
+		neighbor_sets(8, 2.5, strat, -1);
+		neighbor_sets(10, 2.5, strat, -1);
 		/* rc 4: cells of 5.04, 2,900 candidates around a cell, more
 		 * than the build stages at once (GPU_LIST_CAP, list_build.cuh):
 		 * the 27-cell path in batches */
-		neighbor_sets(12, 4.0, strat);
+		neighbor_sets(12, 4.0, strat, -1);
 	}
+	/* the sub-cell path with every octant's reach swept run by run (a
+	 * reach too large to compact), then with only some compacted */
+	neighbor_sets(8, 2.5, MD_STRAT_global, 0);
+	neighbor_sets(10, 2.5, MD_STRAT_global, 0);
+	neighbor_sets(10, 2.5, MD_STRAT_global, 300);
 }
 END_TEST
 

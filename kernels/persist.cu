@@ -44,9 +44,12 @@ namespace cg = cooperative_groups;
 /* groups of the list phase per block, and their shared memory (dynamic) */
 #define PERSIST_GROUPS (GPU_PERSIST_BLOCK / (GPU_LIST_WARPS * 32))
 #define PERSIST_SMEM (PERSIST_GROUPS * sizeof(gpu_list_smem))
-/* particles per list sweep (list_build.cuh): 1 here, the kernel's 64
- * registers hold no more (GPU_LIST_R = 4 spilled 16 to 56 bytes) */
-#define GPU_PERSIST_LIST_R 1
+/* particles per list sweep (list_build.cuh): 2 here, within the
+ * kernel's 64 registers (GPU_LIST_R = 4 spilled 16 to 56 bytes with the
+ * quarter build). With the octant build (about 4 particles an octant at
+ * 32,000, skin 0.7) 2 spills less than 1 (24 against 40 bytes) and ran
+ * 32,000 particles at 64,154 against 63,634 steps/s (eleventh session) */
+#define GPU_PERSIST_LIST_R 2
 static_assert(GPU_PERSIST_BLOCK % (GPU_LIST_WARPS * 32) == 0 && PERSIST_GROUPS <= 15,
 	      "whole list groups, a barrier id each (1..15)");
 

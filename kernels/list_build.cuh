@@ -16,7 +16,8 @@
  * GPU_LIST_CAP candidates) the group stages the neighbourhood as sub-cell
  * ranges in slab order (GPU_SUBHOOD), and warp w sweeps the particles of
  * sub-cells w and w + 4 against only the 125/216 of it within reach, as one
- * compacted sequence of candidates (GPU_LIST_IDX).
+ * compacted sequence of candidates (up to s.list_idx = GPU_LIST_IDX of
+ * them; a larger reach run by run).
  *
  * An entry is the neighbour's index j, or (s.list16, the `staged`
  * strategy, force_staged.cu) its flat index as a 16-bit number: the force
@@ -57,8 +58,9 @@
  * session): a list build 1.16 ms with R = 1, 1.09 ms with 4 (hits stored
  * at once); 1.33 ms with 4 and the hits gathered in shared memory first
  * (fewer instructions per candidate, 72 registers: 7 blocks per SM). The
- * build now takes 72 registers itself (ninth session: 0.96 ms; capped at 64
- * for 8 blocks per SM, 1.00 ms).
+ * quarter build took 72 registers (ninth session: 0.96 ms; capped at 64
+ * for 8 blocks per SM, 1.00 ms); the octant build takes 64 without spills
+ * (eleventh session: 0.83 ms at skin 0.5).
  */
 #define GPU_LIST_R 4
 /*
@@ -244,11 +246,9 @@ static __device__ __forceinline__ list_reach gpu_sub_reach(const gpu_list_smem &
 	r.total = __shfl_sync(0xffffffffu, incl, 31);
 	if (r.total <= lim) {
 		const int off = incl - r.len;
-		const int most = __reduce_max_sync(0xffffffffu, r.len);
 
-		for (int u = 0; u < most; u++)
-			if (u < r.len)
-				idx[off + u] = (unsigned short)(r.a + u);
+		for (int u = 0; u < r.len; u++)
+			idx[off + u] = (unsigned short)(r.a + u);
 		__syncwarp();
 	}
 	return r;
@@ -326,14 +326,15 @@ static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, 
  * its rank among the hits: j, or with L16 the flat index b0 + f.
  * SUB false: the candidates [0, nb) of batch b0 (of total). SUB true: the
  * reach rch of an octant of the sub-cell neighbourhood, staged whole:
- * compacted, or its runs one by one.
+ * compacted in idx (the warp's row of sm.idx), or its runs one by one.
  */
 template <int SMALL, int R, bool L16, bool SUB>
 static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 						  const gpu_list_smem &sm,
 						  const int4 &qref, int i0, int b0,
 						  int nb, int total,
-						  const list_reach &rch, int lane)
+						  const list_reach &rch,
+						  const unsigned short *idx, int lane)
 {
 	typedef typename std::conditional<L16, unsigned short, int>::type entry;
 	const unsigned below = (1u << lane) - 1u;
@@ -353,9 +354,6 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 		cnt[r] = !SUB && b0 > 0 ? s.nn[i0 + r] : 0;	/* resume after a batch */
 	}
 	const bool direct = !SUB || rch.total > s.list_idx;	/* f = v */
-	/* the warp's idx (gpu_sub_reach): a group is GPU_LIST_WARPS
-	 * consecutive warps of the block */
-	const unsigned short *idx = sm.idx[(threadIdx.x >> 5) % GPU_LIST_WARPS];
 
 	for (int run = 0; run < (SUB && direct ? GPU_SUB_RUNS : 1); run++) {
 		int lo = 0, hi = nb;
@@ -425,8 +423,9 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 /*
  * The list of cell c. gt: this thread's index in the group (0 ..
  * GPU_LIST_WARPS * 32 - 1); all the group's threads call it with the same
- * c. bar: the group's barrier id. R: particles per sweep (1: the warps
- * take the particles in turn, for the persistent kernel's registers).
+ * c. bar: the group's barrier id. R: particles per sweep (the persistent
+ * kernel takes 2 for its registers; 1: on the 27-cell path the warps take
+ * the particles in turn).
  * Not SMALL and not L16, with the sub-cell neighbourhood within
  * GPU_LIST_CAP: staged whole, warp w sweeps the particles of octants w
  * and w + 4, each against that octant's reach. Otherwise the 27-cell neighbourhood in
@@ -447,7 +446,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 		return;
 	const int4 qref = s.xq[first];
 #define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB>(		\
-		s, sm, qref, i0, b0, nb, total, rch, lane)
+		s, sm, qref, i0, b0, nb, total, rch, sm.idx[wg], lane)
 #define SWEEPS(n, SUB) do {						\
 		switch (n) {						\
 		case 4: SWEEP(4, SUB); break;				\

@@ -47,11 +47,18 @@ namespace cg = cooperative_groups;
 /* particles per list sweep (list_build.cuh): 2 here, within the
  * kernel's 64 registers (GPU_LIST_R = 4 spilled 16 to 56 bytes with the
  * quarter build). With the octant build (about 4 particles an octant at
- * 32,000, skin 0.7) 2 spills less than 1 (24 against 40 bytes) and ran
- * 32,000 particles at 64,154 against 63,634 steps/s (eleventh session) */
+ * 32,000, skin 0.7) 2 spills less than 1 in the instance LJ runs
+ * (<false, false, 4>: 24 against 40 bytes; <false, true, 4> 104 against
+ * 96) and ran 32,000 particles at 64,154 against 63,634 steps/s (eleventh
+ * session) */
 #define GPU_PERSIST_LIST_R 2
 static_assert(GPU_PERSIST_BLOCK % (GPU_LIST_WARPS * 32) == 0 && PERSIST_GROUPS <= 15,
 	      "whole list groups, a barrier id each (1..15)");
+/* shared memory is this kernel's L1 too: beyond the 196 KiB carve-out
+ * (with 1 KiB reserved and the static block flag) the next is 228 KiB,
+ * which leaves its force phase 28 KiB of L1 instead of 60 (32,000
+ * particles 5% slower, list_build.cuh: GPU_LIST_IDX) */
+static_assert(PERSIST_SMEM <= 194 * 1024, "the persistent block's shared memory");
 
 static __device__ __forceinline__ bool flag_set(const int *p)
 {
@@ -212,7 +219,7 @@ size_t gpu_persist_smem(void)
  * Lanes per particle for the persistent kernel: the force launch's tpp
  * (what the autotuner timed), at least 4, doubled, up to 32, while the doubled grid
  * still has a block per particle group on every SM at once: one
- * 1024-thread block per SM runs (167 KiB of shared memory each), and a
+ * 1024-thread block per SM runs (190 KiB of shared memory each), and a
  * grid of fewer blocks than SMs leaves SMs idle. Measured on the H200
  * (bench/RESULTS.md, seventh session; steps/s at skin 0.7): 4,000
  * particles tpp 8 91,994, 16 109,300, 32 118,771 (125 blocks); 16,384

@@ -480,15 +480,19 @@ END_TEST
  * for `global` after 70 steps. The bound, 1e-4 and 1e-3, is far below
  * what reading the wrong buffer would do (estimate: forces from positions
  * one step old are off by dt v |grad F| ~ 8%, ~0.1 in x by step 70).
- * 4,000 particles: 6 cells per edge (the list build's fast path).
+ * 4,000 particles: 5 cells per edge (the list build's octant path).
  */
 static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 			      const char *what)
 {
 	static const long chunks[] = { 1, 2, 33, 18, 18 };
-	static const struct { int strat, persistent; } v[] = {
-		{ MD_STRAT_global, 0 }, { MD_STRAT_register, 0 },
-		{ MD_STRAT_register, 1 }, { MD_STRAT_staged, 0 },
+	/* idx_max >= 0: the list build compacts only octant reaches up to
+	 * that many candidates (gpu_test_list_idx_max); 500 is about the
+	 * median reach at 5 cells per edge, so both of its paths run */
+	static const struct { int strat, persistent, idx_max; } v[] = {
+		{ MD_STRAT_global, 0, -1 }, { MD_STRAT_register, 0, -1 },
+		{ MD_STRAT_register, 1, -1 }, { MD_STRAT_staged, 0, -1 },
+		{ MD_STRAT_register, 1, 500 },
 	};
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
@@ -509,15 +513,18 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		cfg->persistent = v[m].persistent;
 		state_copy(&g, st);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
+		if (v[m].idx_max >= 0)
+			ck_assert_int_eq(gpu_test_list_idx_max(&gpu, v[m].idx_max), 0);
 		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
 			ck_assert_int_eq(ops->run(&gpu, chunks[k]), 0);
 		ops->download(&gpu, &g, MD_F_X | MD_F_V);
 		ops->stats(&gpu, &stats);
 		dx = max_diff(&g, &c, 0);
 		dv = max_diff(&g, &c, 1);
-		printf("  NVE in chunks 1+2+33+18+18, %s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
+		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
 		       md_strategy_names[cfg->strategy],
-		       v[m].persistent ? " persistent" : "", what, dx, dv,
+		       v[m].persistent ? " persistent" : "",
+		       v[m].idx_max >= 0 ? " (list_idx 500)" : "", what, dx, dv,
 		       stats.builds);
 		fflush(stdout);
 		ck_assert_int_eq(g.step, 72);
@@ -577,7 +584,7 @@ END_TEST
 /*
  * The GPU's neighbour list against the CPU's for fcc cells^3 melted: 6
  * gives 3 cells per edge (the list build's minimum-image path), 8 gives 4
- * (its sub-cell path at the smallest box it takes), 10 gives 6 (rc = 2.5);
+ * (its sub-cell path at the smallest box it takes), 10 gives 5 (rc = 2.5);
  * the `staged` strategy's 16-bit list takes the 27-cell path throughout.
  */
 static void neighbor_sets(int cells, double rc, int strat, int idx_max)
@@ -659,10 +666,13 @@ START_TEST(test_neighbor_sets)
 		neighbor_sets(12, 4.0, strat, -1);
 	}
 	/* the sub-cell path with every octant's reach swept run by run (a
-	 * reach too large to compact), then with only some compacted */
+	 * reach too large to compact), then with about half of them
+	 * compacted (reaches of 470 to 530 candidates at 4 and 5 cells per
+	 * edge), so that a warp's two octants may take different paths */
 	neighbor_sets(8, 2.5, MD_STRAT_global, 0);
 	neighbor_sets(10, 2.5, MD_STRAT_global, 0);
-	neighbor_sets(10, 2.5, MD_STRAT_global, 300);
+	neighbor_sets(8, 2.5, MD_STRAT_global, 500);
+	neighbor_sets(10, 2.5, MD_STRAT_global, 500);
 }
 END_TEST
 

@@ -1441,12 +1441,12 @@ extern "C" int gpu_test_list_idx_max(md_backend *b, int max)
 	if (max < 0 || max > GPU_LIST_IDX)
 		return -1;
 	c->s.list_idx = max;
-	destroy_graphs(c);	/* they hold the old value */
-	gpu_enqueue_force_rebuild(&c->s, c->stream);
+	if (forced_rebuild(c))	/* the graphs hold the old value */
+		return -1;
+	/* forces in the new order, as after a strategy switch */
 	enqueue_force(c, 1);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
-	read_status(c);
-	return c->h_status->halt ? -1 : 0;
+	return 0;
 }
 
 extern "C" double gpu_set_hybrid_ratio(md_backend *b, double ratio)

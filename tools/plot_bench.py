@@ -44,11 +44,14 @@ def main():
             ax.text(b.get_x() + b.get_width() / 2, b.get_height() * 1.08, lab,
                     ha="center", va="bottom", fontsize=8)
     ax.set_yscale("log")
+    # head room above the tallest bar's label for the legend
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 6)
     ax.set_xticks(range(len(strategies)))
     ax.set_xticklabels(strategies)
     ax.set_ylabel("steps / s (log scale)")
     ax.set_title(args.title)
-    ax.legend()
+    ax.legend(loc="upper right", ncol=len(runs))
     ax.grid(axis="y", which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.output, dpi=120)

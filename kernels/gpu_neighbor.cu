@@ -144,8 +144,7 @@ static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 	int sb = rb_scan_chunks(*s);
 
 	STAGE(0);
-	k_zero_counts<<<cb, 256, 0, st>>>(*s);
-	k_bin<<<nb, 256, 0, st>>>(*s);
+	k_bin<<<nb, 256, 0, st>>>(*s);	/* counts zeroed by the last scan */
 	STAGE(1);
 	k_scan_blocks<<<sb, 32, 0, st>>>(*s);
 	k_scan_top<<<1, 32, 0, st>>>(*s);
@@ -225,5 +224,7 @@ void gpu_time_rebuild(const gpu_sys *s, cudaStream_t st, double ms[4])
 void gpu_enqueue_force_rebuild(const gpu_sys *s, cudaStream_t st)
 {
 	k_request_rebuild<<<1, 1, 0, st>>>(*s);
+	/* the counts, which the scan zeroes, after an allocation or a halt */
+	k_zero_counts<<<(rb_nsub(*s) + 255) / 256, 256, 0, st>>>(*s);
 	gpu_enqueue_rebuild(s, st);
 }

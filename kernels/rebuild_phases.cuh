@@ -130,12 +130,18 @@ static __device__ __forceinline__ void rb_scan_top(const gpu_sys &s)
 	warp_scan_excl(s.block_sums, s.block_sums, rb_scan_chunks(s));
 }
 
-/* The chunk offsets added: sub_start, and cell_start from it. */
+/*
+ * The chunk offsets added: sub_start, and cell_start from it. The counts,
+ * read by now, are zeroed for the next binning (a forced rebuild zeroes
+ * them first, rb_zero_counts), so that the step's rebuild needs no launch
+ * for it (RESULTS, twelfth session).
+ */
 static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int nt)
 {
 	for (int c = t; c < rb_nsub(s); c += nt) {
 		const int v = s.sub_start[c] + s.block_sums[c / GPU_SCAN_CELLS];
 
+		s.cell_count[c] = 0;
 		s.sub_start[c] = v;
 		if (c % GPU_SUB == 0)
 			s.cell_start[c / GPU_SUB] = v;

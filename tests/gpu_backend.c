@@ -66,6 +66,17 @@ static void liquid_state(md_config *cfg, md_state *st, long steps)
 	cpu.ops->destroy(&cpu);
 }
 
+/*
+ * Melted fcc LJ of 8^3 cells (2,048 particles, force-shifted, rc 2.5) for
+ * strategy strat: the set-up of the recovery and download tests.
+ */
+static void melted_lj8(md_config *cfg, int strat, md_state *st)
+{
+	test_config(cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
+	cfg->strategy = strat;
+	liquid_state(cfg, st, 100);
+}
+
 static void compare_strategy(md_config *cfg, const md_state *st, int strat)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
@@ -736,10 +747,8 @@ START_TEST(test_overflow_recovery)
 		if (s == MD_STRAT_shared || s == MD_STRAT_tiled)
 			continue;	/* they do not read the list */
 		gpu.ops = ops;
-		test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
-		cfg.strategy = graphed ? MD_STRAT_register : s;
+		melted_lj8(&cfg, graphed ? MD_STRAT_register : s, &st);
 		cfg.persistent = s == MD_STRAT_COUNT + 1;
-		liquid_state(&cfg, &st, 100);
 		state_copy(&g, &st);
 		state_copy(&c, &st);
 		ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
@@ -792,9 +801,7 @@ START_TEST(test_staged_refused)
 		return;
 	ops = gpu_backend_ops();
 	gpu.ops = ops;
-	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
-	cfg.strategy = MD_STRAT_register;
-	liquid_state(&cfg, &st, 100);
+	melted_lj8(&cfg, MD_STRAT_register, &st);
 	state_copy(&g, &st);
 	state_copy(&c, &st);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &g), 0);
@@ -841,9 +848,7 @@ START_TEST(test_async_download)
 		return;
 	ops = gpu_backend_ops();
 	gpu.ops = ops;
-	test_config(&cfg, 0.8442, 8, 1.44, 2.5, MD_SHIFT_FORCE);
-	cfg.strategy = MD_STRAT_register;
-	liquid_state(&cfg, &st, 100);
+	melted_lj8(&cfg, MD_STRAT_register, &st);
 	state_copy(&g, &st);
 	state_copy(&c10, &st);
 	state_copy(&a, &st);

@@ -88,7 +88,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	extern __shared__ gpu_list_smem psm[];
 	const int grp = threadIdx.x / (GPU_LIST_WARPS * 32);
 
-	rb_zero_counts(s, t, nt);
+	rb_zero_counts(s, t, nt);	/* redundant: rebuild_phases.cuh */
 	g.sync();
 	rb_bin(s, t, nt);
 	g.sync();

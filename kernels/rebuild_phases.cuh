@@ -5,12 +5,16 @@
  * covering the whole range: the loops run once) and inside the persistent
  * step kernel (persist.cu, grid-stride with a grid barrier between phases).
  *
- * Sequence: zero counts -> bin (wrap into the box, count images, detect
- * blow-ups, sub-cell index, rank in it) -> exclusive scan of the counts
- * (chunks, their totals, the add) -> scatter into sub-cell order (cells
- * in order, each cell's sub-cells in order) -> copy back
- * (and the fixed-point positions) -> neighbour list (a group of warps per
- * cell, list_build.cuh) -> done. Order within a sub-cell follows atomics,
+ * Sequence: bin (wrap into the box, count images, detect blow-ups,
+ * sub-cell index, rank in it) -> exclusive scan of the counts (chunks,
+ * their totals, the add, which zeroes the counts for the next binning; a
+ * forced rebuild zeroes them first; the persistent kernel still does at
+ * each of its rebuilds, which is redundant: its removal was measured only
+ * with the counts zeroed in the chunk scan, where 32,000 particles ran
+ * slower without it, RESULTS twelfth session) -> scatter into sub-cell
+ * order (cells in order, each cell's sub-cells in order) -> copy back (and
+ * the fixed-point positions) -> neighbour list (a group of warps per cell,
+ * list_build.cuh) -> done. Order within a sub-cell follows atomics,
  * so GPU runs are reproducible to round-off, not bit-for-bit.
  */
 #ifndef MD_REBUILD_PHASES_CUH

@@ -518,6 +518,7 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		md_backend gpu = { ops, NULL };
 		md_state g;
 		md_stats stats;
+		char tag[32];
 		double dx, dv;
 
 		cfg->strategy = v[m].strat;
@@ -532,10 +533,12 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		ops->stats(&gpu, &stats);
 		dx = max_diff(&g, &c, 0);
 		dv = max_diff(&g, &c, 1);
+		tag[0] = '\0';
+		if (v[m].idx_max >= 0)
+			snprintf(tag, sizeof(tag), " (list_idx %d)", v[m].idx_max);
 		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
 		       md_strategy_names[cfg->strategy],
-		       v[m].persistent ? " persistent" : "",
-		       v[m].idx_max >= 0 ? " (list_idx 500)" : "", what, dx, dv,
+		       v[m].persistent ? " persistent" : "", tag, what, dx, dv,
 		       stats.builds);
 		fflush(stdout);
 		ck_assert_int_eq(g.step, 72);

@@ -41,6 +41,7 @@ typedef struct gpu_ctx {
 	double mass;
 	cudaStream_t stream;
 	cudaStream_t stream_body;	/* captures the conditional rebuild body */
+	cudaStream_t stream_body2;	/* and the sort's IF node inside it */
 	/* per parity of the fixed-point buffers at the graph's start */
 	cudaGraphExec_t g_multi[2], g_one[2], g_last[2];
 	int graphs_ok, use_cond;
@@ -49,6 +50,8 @@ typedef struct gpu_ctx {
 	int persist_tpp;	/* its lanes per particle (gpu_persist_tpp) */
 	int parity;
 	cudaGraphConditionalHandle pending_cond;	/* capture: next IF handle, 0: none */
+	int *susp_buf;		/* s.susp while a fused step is enqueued */
+	int susp_on;		/* the refined rebuild check (k_refine) */
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
 	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
@@ -158,43 +161,90 @@ static int fused_steps(const gpu_ctx *c)
 	return gpu_strategies[c->strategy].kick_drift && !c->s.lgv_on && !c->s.nh_on;
 }
 
-/* A new IF handle in the graph being captured on c->stream (default 0). */
-static cudaGraphConditionalHandle new_cond(gpu_ctx *c)
+/* A new IF handle in the graph being captured on stream (default 0). */
+static cudaGraphConditionalHandle new_cond_on(cudaStream_t stream)
 {
 	cudaStreamCaptureStatus cs;
 	cudaGraph_t graph;
 	cudaGraphConditionalHandle h;
 
-	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, NULL,
+	GPU_CHECK(cudaStreamGetCaptureInfo(stream, &cs, NULL, &graph, NULL,
 					   NULL, NULL));
 	GPU_CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0,
 						   cudaGraphCondAssignDefault));
 	return h;
 }
 
+static cudaGraphConditionalHandle new_cond(gpu_ctx *c)
+{
+	return new_cond_on(c->stream);
+}
+
 /*
- * The rebuild sequence. In a graph with conditional nodes its binning and
- * sort are an IF node whose body runs only when a rebuild is due, and the
- * list build follows the node (one launch per step that returns at once
- * without a rebuild: k_build_list says why). The condition is set by k_decide, or, when the
- * previous step of the same graph made the handle (c->pending_cond), by
- * that step's kernels themselves (request_rebuild()). Elsewhere the
- * guarded kernels are enqueued and return at once when no rebuild is due.
+ * An IF node on handle h after what the capture on `parent` holds so far,
+ * its body captured on `body` until if_end().
  */
-static void enqueue_rebuild(gpu_ctx *c, int in_capture)
+static cudaGraphNode_t if_begin(cudaStream_t parent, cudaStream_t body,
+				cudaGraphConditionalHandle h)
 {
 	cudaStreamCaptureStatus cs;
-	cudaGraph_t graph, body_out;
+	cudaGraph_t graph;
 	const cudaGraphNode_t *deps;
 	const cudaGraphEdgeData *edges;
 	size_t nd;
-	cudaGraphConditionalHandle h;
 	/* the params union has no default constructor in C++: zeroed bytes */
 	union { cudaGraphNodeParams p; unsigned char raw[sizeof(cudaGraphNodeParams)]; } *u;
 	unsigned char buf[sizeof(cudaGraphNodeParams)] __attribute__((aligned(16)));
 	cudaGraphNode_t node;
 
+	GPU_CHECK(cudaStreamGetCaptureInfo(parent, &cs, NULL, &graph, &deps,
+					   &edges, &nd));
+	memset(buf, 0, sizeof(buf));
+	u = (decltype(u))buf;
+	u->p.type = cudaGraphNodeTypeConditional;
+	u->p.conditional.handle = h;
+	u->p.conditional.type = cudaGraphCondTypeIf;
+	u->p.conditional.size = 1;
+	GPU_CHECK(cudaGraphAddNode(&node, graph, deps, edges, nd, &u->p));
+	GPU_CHECK(cudaStreamBeginCaptureToGraph(body, u->p.conditional.phGraph_out[0],
+						NULL, NULL, 0,
+						cudaStreamCaptureModeThreadLocal));
+	return node;
+}
+
+/* The body of if_begin()'s node is complete: `parent` goes on after it. */
+static void if_end(cudaStream_t parent, cudaStream_t body, cudaGraphNode_t node)
+{
+	cudaGraph_t body_out;
+
+	GPU_CHECK(cudaStreamEndCapture(body, &body_out));
+	GPU_CHECK(cudaStreamUpdateCaptureDependencies(parent, &node, NULL, 1,
+						      cudaStreamSetCaptureDependencies));
+}
+
+/*
+ * The rebuild sequence. In a graph with conditional nodes its binning and
+ * sort are an IF node whose body runs only when a rebuild is due, and the
+ * list build follows the node (one launch per step that returns at once
+ * without a rebuild: k_build_list says why). The condition is set by
+ * k_decide, or, when the previous step of the same graph made the handle
+ * (c->pending_cond), by that step's kernels themselves (request_rebuild(),
+ * record_suspect()). With the refined rebuild check (c->susp_on) the body
+ * is k_refine, which decides, then the sort in a nested IF node (an IF
+ * node of its own in every step cost 3.6 us a step at 1M and 256k
+ * particles, RESULTS fourteenth session). Elsewhere the guarded kernels
+ * are enqueued and return at once when no rebuild is due.
+ */
+static void enqueue_rebuild(gpu_ctx *c, int in_capture)
+{
+	cudaGraphConditionalHandle h;
+	cudaGraphNode_t node;
+
+	c->s.susp = c->susp_buf;	/* for k_refine: the suspects */
 	if (!in_capture || !c->use_cond) {
+		if (c->susp_on)
+			gpu_enqueue_refine(&c->s, c->stream);
+		c->s.susp = NULL;
 		gpu_enqueue_rebuild(&c->s, c->stream);
 		return;
 	}
@@ -205,23 +255,23 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 		h = new_cond(c);
 		gpu_enqueue_decide(&c->s, h, c->stream);
 	}
-	GPU_CHECK(cudaStreamGetCaptureInfo(c->stream, &cs, NULL, &graph, &deps,
-					   &edges, &nd));
-	memset(buf, 0, sizeof(buf));
-	u = (decltype(u))buf;
-	u->p.type = cudaGraphNodeTypeConditional;
-	u->p.conditional.handle = h;
-	u->p.conditional.type = cudaGraphCondTypeIf;
-	u->p.conditional.size = 1;
-	GPU_CHECK(cudaGraphAddNode(&node, graph, deps, edges, nd, &u->p));
-	GPU_CHECK(cudaStreamBeginCaptureToGraph(c->stream_body,
-						u->p.conditional.phGraph_out[0],
-						NULL, NULL, 0,
-						cudaStreamCaptureModeThreadLocal));
-	gpu_enqueue_rebuild_sort(&c->s, c->stream_body);
-	GPU_CHECK(cudaStreamEndCapture(c->stream_body, &body_out));
-	GPU_CHECK(cudaStreamUpdateCaptureDependencies(c->stream, &node, NULL, 1,
-						      cudaStreamSetCaptureDependencies));
+	c->s.susp = NULL;
+	node = if_begin(c->stream, c->stream_body, h);
+	if (c->susp_on) {
+		cudaGraphNode_t sort;
+
+		c->s.sort_cond = new_cond_on(c->stream_body);
+		c->s.susp = c->susp_buf;
+		gpu_enqueue_refine(&c->s, c->stream_body);
+		c->s.susp = NULL;
+		sort = if_begin(c->stream_body, c->stream_body2, c->s.sort_cond);
+		gpu_enqueue_rebuild_sort(&c->s, c->stream_body2);
+		if_end(c->stream_body, c->stream_body2, sort);
+		c->s.sort_cond = 0;
+	} else {
+		gpu_enqueue_rebuild_sort(&c->s, c->stream_body);
+	}
+	if_end(c->stream, c->stream_body, node);
 	gpu_enqueue_rebuild_list(&c->s, c->stream);	/* see k_build_list */
 }
 
@@ -258,7 +308,13 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 	if (in_capture && has_next && c->use_cond)
 		c->s.next_cond = new_cond(c);
 	if (fused_steps(c)) {
+		/* the refined rebuild check: suspects go to the next step's
+		 * k_refine (enqueue_rebuild), in the IF node that next_cond
+		 * or, in the next graph, k_decide opens */
+		if (c->susp_on)
+			c->s.susp = c->susp_buf;
 		enqueue_force(c, GPU_F_KICK_DRIFT);
+		c->s.susp = NULL;
 		set_parity(c, 1 - c->parity);
 	} else {
 		enqueue_force(c, GPU_F_FORCE);
@@ -717,7 +773,7 @@ static void gpu_destroy(md_backend *b)
 	destroy_graphs(c);
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->xq0); cudaFree(s->xt);
 	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
-	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]);
+	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]); cudaFree(c->susp_buf);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->sub_start);
@@ -739,6 +795,8 @@ static void gpu_destroy(md_backend *b)
 		cudaStreamDestroy(c->stream);
 	if (c->stream_body)
 		cudaStreamDestroy(c->stream_body);
+	if (c->stream_body2)
+		cudaStreamDestroy(c->stream_body2);
 	if (c->stream_copy)
 		cudaStreamDestroy(c->stream_copy);
 	if (c->ev_framed)
@@ -828,6 +886,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_body, cudaStreamNonBlocking));
+	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_body2, cudaStreamNonBlocking));
 	GPU_CHECK(cudaStreamCreateWithFlags(&c->stream_copy, cudaStreamNonBlocking));
 	GPU_CHECK(cudaEventCreateWithFlags(&c->ev_framed, cudaEventDisableTiming));
 	for (i = 0; i < MD_DL_TAGS; i++)
@@ -860,6 +919,19 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	}
 	s->ncell = s->nc[0] * s->nc[1] * s->nc[2];
 	s->small_box = s->nc[0] < 4 || s->nc[1] < 4 || s->nc[2] < 4;
+	{	/* the refined rebuild check (k_refine, gpu_neighbor.cu) */
+		double a = st->box[0] / s->nc[0], cap;
+
+		for (d = 1; d < 3; d++)
+			a = fmin(a, st->box[d] / s->nc[d]);
+		cap = (a - cfg->cutoff - 0.5 * cfg->skin) * (1.0 - 1e-4);
+		c->susp_on = cfg->check && !s->small_box && cap > 0.5 * cfg->skin &&
+			     getenv("MDSIM_NO_REFINE") == NULL;
+		s->susp_cap2 = (float)(cap * cap);
+		s->susp_gap = (float)((a - cfg->cutoff) * (1.0 - 1e-4));
+		s->rc_chk2 = (float)(cfg->cutoff * cfg->cutoff * (1.0 + 1e-4));
+		s->rlist_lo2 = (float)(rl * rl * (1.0 - 1e-4));
+	}
 	s->cubic_q = gpu_fc_free(s) && s->qunit[0] == s->qunit[1] &&
 		     s->qunit[0] == s->qunit[2];
 	s->lj_q = s->lj;
@@ -899,7 +971,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->block_sums, (s->ncell * GPU_SUB + GPU_SCAN_CELLS - 1) / GPU_SCAN_CELLS + 1);
 	s->nl = NULL;
 	GPU_CHECK(alloc_list(c, s->stride)); DALLOC(s->nn, n);
-	DALLOC(s->st, 1); DALLOC(s->acc, 1);
+	DALLOC(s->st, 1); DALLOC(s->acc, 1); DALLOC(c->susp_buf, GPU_SUSP_MAX);
 	s->req = &s->st->rebuild;	/* device address: request_rebuild() */
 	/* thermo copies the whole block, the NH fields included */
 	GPU_CHECK(cudaMemsetAsync(s->acc, 0, sizeof(gpu_acc), c->stream));

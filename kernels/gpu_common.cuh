@@ -82,7 +82,8 @@
  */
 #define GPU_NL_BLOCK 32
 #define GPU_NL_CHUNK 8
-#define GPU_LIST16_MAX 65535	/* flat indices of a 16-bit list (s.list16) */
+#define GPU_LIST16_MAX 65535
+#define GPU_SUSP_MAX 4096	/* suspects a step records (k_refine)   */	/* flat indices of a 16-bit list (s.list16) */
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
@@ -101,6 +102,9 @@ typedef struct gpu_status {
 	unsigned list_done;	/* list build: blocks finished (k_build_list) */
 	int req[3];		/* persistent kernel: rebuild requests,
 				 * by step mod 3 (persist.cu)          */
+	int nsusp;		/* suspects of this step (k_refine)     */
+	int susp_dmax;		/* their largest displacement (float bits) */
+	unsigned susp_done;	/* k_refine: warps finished             */
 } gpu_status;
 
 /*
@@ -143,6 +147,20 @@ typedef struct gpu_sys {
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
 	int small_box;		/* some nc < 4 (list_build.cuh)         */
+	/*
+	 * The refined rebuild check (k_refine, gpu_neighbor.cu): while susp is
+	 * set (fused NVE steps, 4 or more cells per edge), a particle that
+	 * moved more than skin/2 but at most sqrt(susp_cap2) since the build
+	 * is recorded in susp[] (GPU_SUSP_MAX) instead of requesting the
+	 * rebuild, and sets next_cond, so that the next step's k_refine runs;
+	 * rc_chk2, rlist_lo2 and susp_gap are its thresholds, sort_cond the
+	 * IF handle of the sort after it (0: none).
+	 */
+	int *susp;
+	float susp_cap2, rc_chk2, rlist_lo2;
+	float susp_gap;		/* a - rc: suspects closer in displacement
+				 * sum need no check between them      */
+	cudaGraphConditionalHandle sort_cond;
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */
 	cudaGraphConditionalHandle next_cond;
@@ -514,6 +532,22 @@ static __host__ __device__ __forceinline__ int gpu_stencil(const gpu_sys &s, int
 	return wd[0] * wd[1] * wd[2];
 }
 
+/*
+ * Stencil cell k (0 .. 26, x fastest, from dz, dy, dx = -1) of the cell
+ * with coordinates cc, every axis having 3 or more cells: gpu_stencil()
+ * without its cases for fewer.
+ */
+static __device__ __forceinline__ int gpu_cell_linear(const gpu_sys &s, const int cc[3],
+						      int k)
+{
+	int nx = cc[0] + k % 3 - 1, ny = cc[1] + k / 3 % 3 - 1, nz = cc[2] + k / 9 - 1;
+
+	nx += nx < 0 ? s.nc[0] : nx >= s.nc[0] ? -s.nc[0] : 0;
+	ny += ny < 0 ? s.nc[1] : ny >= s.nc[1] ? -s.nc[1] : 0;
+	nz += nz < 0 ? s.nc[2] : nz >= s.nc[2] ? -s.nc[2] : 0;
+	return (nz * s.nc[1] + ny) * s.nc[0] + nx;
+}
+
 /* Inclusive scan of one value per lane across the warp (shuffles only). */
 static __device__ __forceinline__ int warp_scan_incl(int v)
 {
@@ -532,6 +566,7 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_refine(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);

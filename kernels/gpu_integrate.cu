@@ -261,7 +261,8 @@ __global__ void k_decide(gpu_sys s, cudaGraphConditionalHandle h)
 {
 	const volatile gpu_status *st = s.st;
 
-	cudaGraphSetConditional(h, st->rebuild && !st->halt ? 1u : 0u);
+	/* a rebuild due, or suspects for k_refine (gpu_neighbor.cu) */
+	cudaGraphSetConditional(h, (st->rebuild || st->nsusp) && !st->halt ? 1u : 0u);
 }
 
 __global__ void k_zero_acc(gpu_sys s)

@@ -9,6 +9,7 @@
  */
 #include "gpu_common.cuh"
 #include "rebuild_phases.cuh"
+#include "verlet_step.cuh"
 
 static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 {
@@ -105,6 +106,114 @@ k_build_list(gpu_sys s)
 		if (!st->halt)
 			rb_done(s);
 	}
+}
+
+/*
+ * The refined rebuild check. The drift requests a rebuild when a particle
+ * has moved more than skin/2 since the build (then a pair within rc may
+ * be missing from the lists, whose pairs were within rlist = rc + skin),
+ * unless it is a suspect (record_suspect(), verlet_step.cuh): it moved
+ * at most cap = a - rc - skin/2 (a: the shortest cell edge, >= rlist).
+ * Then only pairs with a suspect can be missing:
+ * - a suspect i and a particle j outside i's 27 build cells were at least
+ *   a apart at the build, and d_i + d_j <= cap + skin/2 = a - rc unless
+ *   j is a suspect too: so they are not within rc;
+ * - for every other pair with a suspect (j in i's 27 cells, or j a
+ *   suspect) this kernel compares the distance now with rc, and at the
+ *   build with rlist: within rc now and not surely listed (r0 >= rlist,
+ *   with a 1e-4 margin on r^2 either way) requests the rebuild.
+ * The check between two suspects is needed only if their displacements
+ * may add up to a - rc (2 sqrt(st->susp_dmax) > s.susp_gap).
+ * A block per suspect, its threads over the other suspects and the 27
+ * cells' particles (a cell in REFINE_SPLIT slices, two particles at once),
+ * so that the loads are in flight together: a warp per suspect walking
+ * cells in turn waited ~35 us per suspect on dependent loads (and cost
+ * 1M 2%). i's build cell
+ * comes from xq0 (the binning's cell up to ~1e-7 of an edge: within
+ * 1e-5 of a cell face the kernel requests the rebuild instead). Any
+ * thread that finds a pair requests the rebuild; the last warp out
+ * zeroes the count, so each step records its own suspects, and opens the
+ * sort's IF node (s.sort_cond) when a rebuild is due. Launched at the
+ * start of the next step, in the IF node of its rebuild, which a suspect
+ * or a request opens (outside a graph every step: no suspects, an
+ * immediate return). No block barrier (see k_build_list on barriers in
+ * conditional nodes).
+ */
+#define REFINE_BLOCK 256
+#define REFINE_SPLIT 8
+
+static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, int4 q0i,
+						   int j)
+{
+	const float3 b = gpu_sep_q(s, q0i, s.xq0[j]);
+
+	if (b.x * b.x + b.y * b.y + b.z * b.z < s.rlist_lo2)
+		return false;	/* listed at the build */
+	const float3 r = gpu_sep_q(s, qi, s.xq[j]);
+
+	return r.x * r.x + r.y * r.y + r.z * r.z < s.rc_chk2;
+}
+
+__global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s)
+{
+	volatile gpu_status *st = s.st;
+	const int ns = st->nsusp, nk = min(ns, GPU_SUSP_MAX);
+	const int t = threadIdx.x;
+	bool bad = false, pairs;
+
+	if (ns == 0) {	/* a rebuild requested, no suspects */
+		if (s.sort_cond && blockIdx.x == 0 && t == 0 && st->rebuild)
+			cudaGraphSetConditional(s.sort_cond, 1u);
+		return;
+	}
+	pairs = 2.f * sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
+	for (int k = blockIdx.x; k < nk; k += gridDim.x) {
+		const int i = s.susp[k];
+		const int4 qi = s.xq[i], q0i = s.xq0[i];
+		const unsigned uq[3] = { (unsigned)q0i.x, (unsigned)q0i.y, (unsigned)q0i.z };
+		int cc[3];
+
+		for (int m = t; pairs && m < nk; m += REFINE_BLOCK)
+			bad |= m != k && refine_pair(s, qi, q0i, s.susp[m]);
+		for (int d = 0; d < 3; d++) {
+			const double c = (double)uq[d] * s.nc[d] * (1.0 / 4294967296.0);
+
+			cc[d] = min((int)c, s.nc[d] - 1);
+			bad |= c - cc[d] < 1e-5 || c - cc[d] > 1.0 - 1e-5;
+		}
+		for (int u = t; u < 27 * REFINE_SPLIT; u += REFINE_BLOCK) {
+			const int cj = gpu_cell_linear(s, cc, u / REFINE_SPLIT);
+			const int end = s.cell_start[cj + 1];
+
+			for (int j = s.cell_start[cj] + u % REFINE_SPLIT; j < end;
+			     j += 2 * REFINE_SPLIT) {
+				const int j2 = j + REFINE_SPLIT < end ? j + REFINE_SPLIT : i;
+
+				bad |= j != i && refine_pair(s, qi, q0i, j);
+				bad |= j2 != i && refine_pair(s, qi, q0i, j2);
+			}
+		}
+	}
+	if (bad)
+		request_rebuild(s);
+	__syncwarp();
+	if ((t & 31) == 0) {
+		__threadfence();
+		if (atomicAdd(&s.st->susp_done, 1u) ==
+		    gridDim.x * (REFINE_BLOCK / 32) - 1) {
+			st->susp_done = 0;
+			st->nsusp = 0;
+			st->susp_dmax = 0;
+			if (s.sort_cond && st->rebuild)
+				cudaGraphSetConditional(s.sort_cond, 1u);
+		}
+	}
+}
+
+void gpu_enqueue_refine(const gpu_sys *s, cudaStream_t st)
+{
+	k_refine<<<132, REFINE_BLOCK, 0, st>>>(*s);
+	GPU_CHECK_LAUNCH();
 }
 
 int gpu_cell_blocks(const gpu_sys *s)

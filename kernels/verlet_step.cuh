@@ -23,6 +23,26 @@ static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
 }
 
 /*
+ * Particle i moved sqrt(r2) > skin/2 since the build, but not more than
+ * the refined check allows (s.susp_cap2): the next step's k_refine
+ * decides whether its neighbourhood needs the rebuild (gpu_neighbor.cu).
+ * Beyond GPU_SUSP_MAX suspects, the rebuild.
+ */
+static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, float r2)
+{
+	const int k = atomicAdd(&s.st->nsusp, 1);
+
+	if (k < GPU_SUSP_MAX)
+		s.susp[k] = i;
+	else
+		request_rebuild(s);
+	atomicMax(&s.st->susp_dmax, __float_as_int(r2));	/* r2 >= 0 */
+	if (s.next_cond)	/* the next step's IF node runs k_refine
+				 * (k_decide opens it in the next graph) */
+		cudaGraphSetConditional(s.next_cond, 1u);
+}
+
+/*
  * Drift with the kicked velocity v, store the fixed-point copy for the
  * force kernels into xq (s.xq, or the other buffer when the force kernel
  * itself drifts: it still reads s.xq) and decide on the rebuild
@@ -52,8 +72,12 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 		const float3 d = gpu_sep_q(s, q, s.xq0[i]);
 		const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
 
-		if (!(r2 <= (float)s.skin_half2) || !isfinite(x.x + x.y + x.z))
-			request_rebuild(s);
+		if (!(r2 <= (float)s.skin_half2) || !isfinite(x.x + x.y + x.z)) {
+			if (s.susp && r2 <= s.susp_cap2 && isfinite(x.x + x.y + x.z))
+				record_suspect(s, i, r2);
+			else
+				request_rebuild(s);
+		}
 	}
 }
 

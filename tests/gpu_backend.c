@@ -690,6 +690,97 @@ START_TEST(test_neighbor_sets)
 }
 END_TEST
 
+/*
+ * The refined rebuild check (k_refine): a particle that moved more than
+ * skin/2 no longer forces a rebuild by itself. Melted LJ, 4,000
+ * particles, skin 0.5 (5 cells of 3.36 per edge: a suspect may move up
+ * to 0.61), register strategy in step graphs, 60 chunks of 5 steps:
+ * after every chunk, every pair within rc of the positions that its last
+ * force used (brute force, double precision, every second particle) must
+ * be in the GPU's list of the particle; and the same run without the
+ * refinement (MDSIM_NO_REFINE) must have built more often.
+ */
+static long refined_run(int refine, int check_lists)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL };
+	md_config cfg;
+	md_state st;
+	md_stats stats;
+	int nb[512];
+	long missing = 0, pairs = 0, step0;
+
+	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
+	cfg.skin = 0.5;
+	liquid_state(&cfg, &st, 100);
+	cfg.strategy = MD_STRAT_register;
+	cfg.persistent = 0;
+	if (refine)
+		unsetenv("MDSIM_NO_REFINE");
+	else
+		setenv("MDSIM_NO_REFINE", "1", 1);
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
+	unsetenv("MDSIM_NO_REFINE");
+	step0 = st.step;
+	for (int k = 0; k < 60; k++) {
+		ck_assert_int_eq(ops->run(&gpu, 5), 0);
+		if (!check_lists)
+			continue;
+		ops->download(&gpu, &st, MD_F_X);
+		for (int i = 0; i < st.n; i += 2) {
+			const int n = gpu_neighbors(&gpu, i, nb, 512);
+
+			ck_assert_int_ge(n, 0);
+			for (int j = 0; j < st.n; j++) {
+				double r2 = 0.0;
+				int q, found = 0;
+
+				for (int d = 0; d < 3; d++) {
+					double dx = st.x[3 * i + d] - st.x[3 * j + d];
+
+					dx -= st.box[d] * nearbyint(dx / st.box[d]);
+					r2 += dx * dx;
+				}
+				if (j == i || r2 >= cfg.cutoff * cfg.cutoff)
+					continue;
+				pairs++;
+				for (q = 0; q < n && !found; q++)
+					found = nb[q] == j;
+				missing += !found;
+			}
+		}
+	}
+	ops->stats(&gpu, &stats);
+	printf("  refined rebuild check %s: %ld list builds in 300 steps",
+	       refine ? "on" : "off", stats.builds);
+	if (check_lists)
+		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
+	printf("\n");
+	fflush(stdout);
+	ops->download(&gpu, &st, MD_F_X);
+	ck_assert_int_eq(st.step, step0 + 300);
+	if (check_lists) {
+		ck_assert_int_gt(pairs, 1000000);
+		ck_assert_int_eq(missing, 0);
+	}
+	ops->destroy(&gpu);
+	md_state_free(&st);
+	return stats.builds;
+}
+
+START_TEST(test_refined_check)
+{
+	long on, off;
+
+	if (!test_gpu_present())
+		return;
+	on = refined_run(1, 1);
+	off = refined_run(0, 0);
+	ck_assert_int_gt(on, 0);
+	ck_assert_int_lt(on, off);
+}
+END_TEST
+
 /* bench/in.lj step 0 as LAMMPS prints it: E_pair -6.7733681, Press -5.0197073 */
 START_TEST(test_bench_lj_step0)
 {
@@ -970,6 +1061,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_langevin_device);
 	tcase_add_test(t, test_nose_hoover_device);
 	tcase_add_test(t, test_neighbor_sets);
+	tcase_add_test(t, test_refined_check);
 	tcase_add_test(t, test_nve_chunks);
 	tcase_add_test(t, test_nve_chunks_small_mixture);
 	tcase_add_test(t, test_overflow_recovery);

@@ -65,7 +65,8 @@ typedef struct md_config {
 	/* [neighbor] */
 	double skin;		/* sigma */
 	int every;		/* force a rebuild every N steps (0: never) */
-	int check;		/* rebuild when max displacement > skin/2 */
+	int check;		/* rebuild when max displacement > skin/2
+				 * (cuda NVE: refined, k_refine)       */
 	int autotune_skin;	/* time candidate skins at start-up (sim.c) */
 	/* [run] */
 	long steps;

@@ -310,8 +310,11 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 	if (fused_steps(c)) {
 		/* the refined rebuild check: suspects go to the next step's
 		 * k_refine (enqueue_rebuild), in the IF node that next_cond
-		 * or, in the next graph, k_decide opens */
-		if (c->susp_on)
+		 * or, in the next graph, k_decide opens. Not with a 16-bit
+		 * list (`staged`): its force kernel takes positions relative
+		 * to a cell's first particle without a minimum image, which
+		 * needs every particle within skin/2 of its build position */
+		if (c->susp_on && !gpu_strategies[c->strategy].list16)
 			c->s.susp = c->susp_buf;
 		enqueue_force(c, GPU_F_KICK_DRIFT);
 		c->s.susp = NULL;

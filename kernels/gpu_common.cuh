@@ -82,8 +82,8 @@
  */
 #define GPU_NL_BLOCK 32
 #define GPU_NL_CHUNK 8
-#define GPU_LIST16_MAX 65535
-#define GPU_SUSP_MAX 4096	/* suspects a step records (k_refine)   */	/* flat indices of a 16-bit list (s.list16) */
+#define GPU_LIST16_MAX 65535	/* flat indices of a 16-bit list (s.list16) */
+#define GPU_SUSP_MAX 4096	/* suspects a step records (k_refine)   */
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
@@ -149,7 +149,8 @@ typedef struct gpu_sys {
 	int small_box;		/* some nc < 4 (list_build.cuh)         */
 	/*
 	 * The refined rebuild check (k_refine, gpu_neighbor.cu): while susp is
-	 * set (fused NVE steps, 4 or more cells per edge), a particle that
+	 * set (fused NVE steps of a strategy with 32-bit lists, 4 or more
+	 * cells per edge), a particle that
 	 * moved more than skin/2 but at most sqrt(susp_cap2) since the build
 	 * is recorded in susp[] (GPU_SUSP_MAX) instead of requesting the
 	 * rebuild, and sets next_cond, so that the next step's k_refine runs;

@@ -1,6 +1,7 @@
 /*
  * gpu_integrate.cu - velocity Verlet in double on the GPU, the rebuild
- * decision (max displacement > skin/2, or a fixed interval), and the
+ * decision (max displacement > skin/2, refined by k_refine in fused NVE
+ * steps, or a fixed interval), and the
  * kinetic-energy reduction (double accumulation), and the thermostats'
  * velocity update, between steps or (Langevin) inside the integrators.
  * Masses per type for mixtures (gpu_hdtm).

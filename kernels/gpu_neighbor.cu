@@ -135,8 +135,8 @@ k_build_list(gpu_sys s)
  * zeroes the count, so each step records its own suspects, and opens the
  * sort's IF node (s.sort_cond) when a rebuild is due. Launched at the
  * start of the next step, in the IF node of its rebuild, which a suspect
- * or a request opens (outside a graph every step: no suspects, an
- * immediate return). No block barrier (see k_build_list on barriers in
+ * or a request opens (outside a graph: every step, returning at once
+ * when there are no suspects). No block barrier (see k_build_list on barriers in
  * conditional nodes).
  */
 #define REFINE_BLOCK 256
@@ -194,13 +194,16 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s)
 			}
 		}
 	}
-	if (bad)
+	if (bad) {
 		request_rebuild(s);
+		__threadfence();	/* before the count below */
+	}
 	__syncwarp();
 	if ((t & 31) == 0) {
 		__threadfence();
 		if (atomicAdd(&s.st->susp_done, 1u) ==
 		    gridDim.x * (REFINE_BLOCK / 32) - 1) {
+			__threadfence();	/* the other warps' requests */
 			st->susp_done = 0;
 			st->nsusp = 0;
 			st->susp_dmax = 0;

@@ -694,8 +694,8 @@ END_TEST
  * The refined rebuild check (k_refine): a particle that moved more than
  * skin/2 no longer forces a rebuild by itself. Melted LJ, 4,000
  * particles, skin 0.5 (5 cells of 3.36 per edge: a suspect may move up
- * to 0.61), register strategy in step graphs, 60 chunks of 5 steps:
- * after every chunk, every pair within rc of the positions that its last
+ * to 0.61), register strategy in step graphs, 20 chunks of 25 and 5
+ * steps: after every chunk, every pair within rc of the positions that its last
  * force used (brute force, double precision, every second particle) must
  * be in the GPU's list of the particle; and the same run without the
  * refinement (MDSIM_NO_REFINE) must have built more often.
@@ -722,8 +722,10 @@ static long refined_run(int refine, int check_lists)
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	unsetenv("MDSIM_NO_REFINE");
 	step0 = st.step;
-	for (int k = 0; k < 60; k++) {
-		ck_assert_int_eq(ops->run(&gpu, 5), 0);
+	/* chunks of 25 steps (in step graphs of several steps, where a
+	 * suspect opens the next step's IF node itself) and of 5 */
+	for (int k = 0; k < 20; k++) {
+		ck_assert_int_eq(ops->run(&gpu, k % 2 ? 5 : 25), 0);
 		if (!check_lists)
 			continue;
 		ops->download(&gpu, &st, MD_F_X);

@@ -50,7 +50,8 @@ typedef struct gpu_ctx {
 	int persist_tpp;	/* its lanes per particle (gpu_persist_tpp) */
 	int parity;
 	cudaGraphConditionalHandle pending_cond;	/* capture: next IF handle, 0: none */
-	int *susp_buf;		/* s.susp while a fused step is enqueued */
+	int *susp_buf;		/* the suspects (k_refine); s.susp while a
+				 * fused step that records them is enqueued */
 	int susp_on;		/* the refined rebuild check (k_refine) */
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
@@ -240,11 +241,9 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 	cudaGraphConditionalHandle h;
 	cudaGraphNode_t node;
 
-	c->s.susp = c->susp_buf;	/* for k_refine: the suspects */
 	if (!in_capture || !c->use_cond) {
 		if (c->susp_on)
-			gpu_enqueue_refine(&c->s, c->stream);
-		c->s.susp = NULL;
+			gpu_enqueue_refine(&c->s, c->susp_buf, c->stream);
 		gpu_enqueue_rebuild(&c->s, c->stream);
 		return;
 	}
@@ -255,15 +254,12 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 		h = new_cond(c);
 		gpu_enqueue_decide(&c->s, h, c->stream);
 	}
-	c->s.susp = NULL;
 	node = if_begin(c->stream, c->stream_body, h);
 	if (c->susp_on) {
 		cudaGraphNode_t sort;
 
 		c->s.sort_cond = new_cond_on(c->stream_body);
-		c->s.susp = c->susp_buf;
-		gpu_enqueue_refine(&c->s, c->stream_body);
-		c->s.susp = NULL;
+		gpu_enqueue_refine(&c->s, c->susp_buf, c->stream_body);
 		sort = if_begin(c->stream_body, c->stream_body2, c->s.sort_cond);
 		gpu_enqueue_rebuild_sort(&c->s, c->stream_body2);
 		if_end(c->stream_body, c->stream_body2, sort);

@@ -536,7 +536,9 @@ static __host__ __device__ __forceinline__ int gpu_stencil(const gpu_sys &s, int
 /*
  * Stencil cell k (0 .. 26, x fastest, from dz, dy, dx = -1) of the cell
  * with coordinates cc, every axis having 3 or more cells: gpu_stencil()
- * without its cases for fewer.
+ * without its cases for fewer. (gpu_subhood_ranges, list_build.cuh, keeps
+ * the same compare per axis inline: calling this there changed the list
+ * build's SASS, which this session could not measure on the GPU.)
  */
 static __device__ __forceinline__ int gpu_cell_linear(const gpu_sys &s, const int cc[3],
 						      int k)
@@ -567,7 +569,7 @@ static __device__ __forceinline__ int warp_scan_incl(int v)
 void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st);
-void gpu_enqueue_refine(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);

@@ -154,7 +154,8 @@ static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, in
 	return r.x * r.x + r.y * r.y + r.z * r.z < s.rc_chk2;
 }
 
-__global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s)
+/* susp: the suspects (s.susp is set only while their steps record them) */
+__global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
 {
 	volatile gpu_status *st = s.st;
 	const int ns = st->nsusp, nk = min(ns, GPU_SUSP_MAX);
@@ -168,13 +169,13 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s)
 	}
 	pairs = 2.f * sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
 	for (int k = blockIdx.x; k < nk; k += gridDim.x) {
-		const int i = s.susp[k];
+		const int i = susp[k];
 		const int4 qi = s.xq[i], q0i = s.xq0[i];
 		const unsigned uq[3] = { (unsigned)q0i.x, (unsigned)q0i.y, (unsigned)q0i.z };
 		int cc[3];
 
 		for (int m = t; pairs && m < nk; m += REFINE_BLOCK)
-			bad |= m != k && refine_pair(s, qi, q0i, s.susp[m]);
+			bad |= m != k && refine_pair(s, qi, q0i, susp[m]);
 		for (int d = 0; d < 3; d++) {
 			const double c = (double)uq[d] * s.nc[d] * (1.0 / 4294967296.0);
 
@@ -213,9 +214,9 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s)
 	}
 }
 
-void gpu_enqueue_refine(const gpu_sys *s, cudaStream_t st)
+void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st)
 {
-	k_refine<<<132, REFINE_BLOCK, 0, st>>>(*s);
+	k_refine<<<132, REFINE_BLOCK, 0, st>>>(*s, susp);
 	GPU_CHECK_LAUNCH();
 }
 

@@ -633,19 +633,14 @@ static void neighbor_sets(int cells, double rc, int strat, int idx_max)
 			int *x = m ? b : a, *y = m ? a : b, nx = m ? nb : na, ny = m ? na : nb;
 
 			for (k = 0; k < nx; k++) {
-				int q, found = 0, dd;
-				double r2 = 0.0;
+				int q, found = 0;
+				double r2;
 
 				for (q = 0; q < ny && !found; q++)
 					found = y[q] == x[k];
 				if (found)
 					continue;
-				for (dd = 0; dd < 3; dd++) {
-					double dx = st.x[3 * i + dd] - st.x[3 * x[k] + dd];
-
-					dx -= st.box[dd] * nearbyint(dx / st.box[dd]);
-					r2 += dx * dx;
-				}
+				r2 = test_min_image_r2(&st, i, x[k]);
 				ck_assert_msg(fabs(sqrt(r2) - rl) < 1e-4,
 					      "particle %d: neighbour %d (r = %.8f) only in the %s list",
 					      i, x[k], sqrt(r2), m ? "GPU" : "CPU");
@@ -734,15 +729,9 @@ static long refined_run(int refine, int check_lists)
 
 			ck_assert_int_ge(n, 0);
 			for (int j = 0; j < st.n; j++) {
-				double r2 = 0.0;
+				const double r2 = test_min_image_r2(&st, i, j);
 				int q, found = 0;
 
-				for (int d = 0; d < 3; d++) {
-					double dx = st.x[3 * i + d] - st.x[3 * j + d];
-
-					dx -= st.box[d] * nearbyint(dx / st.box[d]);
-					r2 += dx * dx;
-				}
 				if (j == i || r2 >= cfg.cutoff * cfg.cutoff)
 					continue;
 				pairs++;

@@ -25,20 +25,6 @@ static double urand(void)
 	return (double)(z >> 11) * (1.0 / 9007199254740992.0);	/* [0, 1) */
 }
 
-static double mi_r2(const md_state *st, int i, int j)
-{
-	double r2 = 0.0;
-	int d;
-
-	for (d = 0; d < 3; d++) {
-		double r = st->x[3 * i + d] - st->x[3 * j + d];
-
-		r -= st->box[d] * nearbyint(r / st->box[d]);
-		r2 += r * r;
-	}
-	return r2;
-}
-
 /*
  * n particles uniform in the box (restricted to [0, frac L) in every
  * direction when frac < 1), no two closer than dmin (minimum image). About a quarter of
@@ -69,7 +55,7 @@ static void random_state(md_state *st, const double box[3], int n, double dmin,
 			}
 		}
 		for (j = 0; j < i && ok; j++)
-			ok = mi_r2(st, i, j) >= dmin * dmin;
+			ok = test_min_image_r2(st, i, j) >= dmin * dmin;
 		if (ok)
 			i++;
 	}
@@ -133,7 +119,7 @@ static void check_lists(md_backend *b, const md_state *st, double skin, int fres
 
 			if (j == i)
 				continue;
-			r2 = mi_r2(st, i, j);
+			r2 = test_min_image_r2(st, i, j);
 			if (fresh && fabs(r2 - rl2) > 1e-9)
 				MD_CHECK(in[j] == (r2 < rl2),
 					      "pair %d %d at r %.15g, list radius %g: %s",
@@ -177,7 +163,7 @@ static void check_forces(md_backend *b, md_state *st, const md_config *cfg)
 			      st->f[i], f[i]);
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
-			double r2 = mi_r2(st, i, j), e, fr;
+			double r2 = test_min_image_r2(st, i, j), e, fr;
 
 			if (r2 < lj.rc2) {
 				fr = md_lj_pair_d(r2, &lj, &e);
@@ -422,7 +408,7 @@ START_TEST(fcc_neighbor_counts)
 			MD_CHECK(cnt == k[t].count, "particle %d: %d neighbours, expected %d",
 				 i, cnt, k[t].count);
 			for (j = 0; j < cnt; j++)
-				within += mi_r2(&st, i, list[j]) < RC * RC;
+				within += test_min_image_r2(&st, i, list[j]) < RC * RC;
 			MD_CHECK(within == 54, "particle %d: %d inside rc", i, within);
 		}
 		b.ops->stats(&b, &s);

@@ -18,20 +18,6 @@ static void make_lattice(md_config *cfg, md_state *st, double rho, int c0,
 	ck_assert_int_eq(md_setup_lattice(cfg, st), 0);
 }
 
-static double min_image_r2(const md_state *st, int i, int j)
-{
-	double r2 = 0.0;
-	int d;
-
-	for (d = 0; d < 3; d++) {
-		double r = st->x[3 * i + d] - st->x[3 * j + d];
-
-		r -= st->box[d] * nearbyint(r / st->box[d]);
-		r2 += r * r;
-	}
-	return r2;
-}
-
 static const int shapes[][3] = { { 1, 1, 1 }, { 2, 2, 2 }, { 3, 4, 5 }, { 6, 6, 6 } };
 static const double rhos[] = { 0.8442, 0.5, 1.2 };
 
@@ -87,7 +73,7 @@ START_TEST(lattice_fcc_geometry)
 
 			if (j == i)
 				continue;
-			r = sqrt(min_image_r2(&st, i, j));
+			r = sqrt(test_min_image_r2(&st, i, j));
 			dmin = r < dmin ? r : dmin;
 			/* 1e-12: positions are products of a and halves */
 			if (fabs(r - nn) < 1e-12 * a)

@@ -28,6 +28,20 @@
 		return nf ? 1 : 0;					\
 	}
 
+/* Squared minimum-image distance of particles i and j of st (double). */
+static inline double test_min_image_r2(const md_state *st, int i, int j)
+{
+	double r2 = 0.0;
+
+	for (int d = 0; d < 3; d++) {
+		double r = st->x[3 * i + d] - st->x[3 * j + d];
+
+		r -= st->box[d] * nearbyint(r / st->box[d]);
+		r2 += r * r;
+	}
+	return r2;
+}
+
 /* A valid configuration: fcc at density rho with c^3 cells, T, rc, shift. */
 static inline void test_config(md_config *cfg, double rho, int c, double T,
 			       double rc, int shift)

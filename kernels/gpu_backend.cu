@@ -71,6 +71,17 @@ typedef struct gpu_ctx {
 	int nh_known;
 } gpu_ctx;
 
+/*
+ * A developer switch in the environment (MDSIM_NO_REFINE and the like):
+ * on when set to anything but "" or "0", so that NAME=0 means off.
+ */
+static int env_switch(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 /* --- copies (the one wrapper) -------------------------------------------- */
 
 static void gpu_copy_on(gpu_ctx *c, cudaStream_t st, void *dst,
@@ -891,7 +902,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	for (i = 0; i < MD_DL_TAGS; i++)
 		GPU_CHECK(cudaEventCreateWithFlags(&c->ev_copied[i], cudaEventDisableTiming));
 	c->dl_last = -1;
-	c->use_cond = getenv("MDSIM_NO_COND_GRAPH") == NULL;
+	c->use_cond = !env_switch("MDSIM_NO_COND_GRAPH");
 
 	s->n = n;
 	md_lj_coeff_init_d(&ljd, cfg->epsilon, cfg->sigma, cfg->cutoff, cfg->shift);
@@ -925,7 +936,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			a = fmin(a, st->box[d] / s->nc[d]);
 		cap = (a - cfg->cutoff - 0.5 * cfg->skin) * (1.0 - 1e-4);
 		c->susp_on = cfg->check && !s->small_box && cap > 0.5 * cfg->skin &&
-			     getenv("MDSIM_NO_REFINE") == NULL;
+			     !env_switch("MDSIM_NO_REFINE");
 		s->susp_cap2 = (float)(cap * cap);
 		s->susp_gap = (float)((a - cfg->cutoff) * (1.0 - 1e-4));
 		s->rc_chk2 = (float)(cfg->cutoff * cfg->cutoff * (1.0 + 1e-4));
@@ -1460,7 +1471,7 @@ extern "C" int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 	profiled_middle(c, nsteps);
 	enqueue_last(c, 0);
 	read_status(c);
-	if (!c->h_status->halt && getenv("MDSIM_PROFILE_REBUILD")) {
+	if (!c->h_status->halt && env_switch("MDSIM_PROFILE_REBUILD")) {
 		double t[4];
 
 		gpu_time_rebuild(&c->s, c->stream, t);

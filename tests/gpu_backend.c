@@ -693,9 +693,11 @@ END_TEST
  * steps: after every chunk, every pair within rc of the positions that its last
  * force used (brute force, double precision, every second particle) must
  * be in the GPU's list of the particle; and the same run without the
- * refinement (MDSIM_NO_REFINE) must have built more often.
+ * refinement (MDSIM_NO_REFINE=1) must have built more often, while
+ * MDSIM_NO_REFINE=0 leaves it on. env: MDSIM_NO_REFINE's value (NULL:
+ * unset); refine: whether that means on (for the printout).
  */
-static long refined_run(int refine, int check_lists)
+static long refined_run(const char *env, int refine, int check_lists)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gpu = { ops, NULL };
@@ -710,10 +712,10 @@ static long refined_run(int refine, int check_lists)
 	liquid_state(&cfg, &st, 100);
 	cfg.strategy = MD_STRAT_register;
 	cfg.persistent = 0;
-	if (refine)
+	if (env == NULL)
 		unsetenv("MDSIM_NO_REFINE");
 	else
-		setenv("MDSIM_NO_REFINE", "1", 1);
+		setenv("MDSIM_NO_REFINE", env, 1);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	unsetenv("MDSIM_NO_REFINE");
 	step0 = st.step;
@@ -742,8 +744,8 @@ static long refined_run(int refine, int check_lists)
 		}
 	}
 	ops->stats(&gpu, &stats);
-	printf("  refined rebuild check %s: %ld list builds in 300 steps",
-	       refine ? "on" : "off", stats.builds);
+	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s): %ld list builds in 300 steps",
+	       refine ? "on" : "off", env ? env : "unset", stats.builds);
 	if (check_lists)
 		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
 	printf("\n");
@@ -761,14 +763,16 @@ static long refined_run(int refine, int check_lists)
 
 START_TEST(test_refined_check)
 {
-	long on, off;
+	long on, off, zero;
 
 	if (!test_gpu_present())
 		return;
-	on = refined_run(1, 1);
-	off = refined_run(0, 0);
+	on = refined_run(NULL, 1, 1);
+	off = refined_run("1", 0, 0);
+	zero = refined_run("0", 1, 0);
 	ck_assert_int_gt(on, 0);
 	ck_assert_int_lt(on, off);
+	ck_assert_int_lt(zero, off);
 }
 END_TEST
 

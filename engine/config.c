@@ -89,7 +89,7 @@ static const cfg_key cfg_keys[] = {
 	{ "neighbor", "every", T_INT, OFF(every), "0", 0, 1e9, NULL, 0, "steps",
 	  "also rebuild every N steps (0: only when needed)", 0 },
 	{ "neighbor", "check", T_BOOL, OFF(check), "true", 0, 1, NULL, 0, "",
-	  "rebuild when a particle moved more than skin/2 since the last build (cuda NVE: when a pair near it may be missing)", 0 },
+	  "rebuild when a particle moved more than skin/2 since the last build (cuda NVE: when a pair near it may be missing); false: every `every` steps only, the summary counts dangerous builds", 0 },
 	{ "neighbor", "autotune_skin", T_BOOL, OFF(autotune_skin), "false", 0, 1, NULL,
 	  0, "", "time skins 0.2 to 0.8 in steps of 0.1 and neighbor.skin, and each grown to the largest skin with the same cell grid, on a copy of the start state (about a second each) and run with the fastest (printed)", 0 },
 	{ "run", "steps", T_LONG, OFF(steps), NULL, 0, 1e15, NULL, 0, "steps",

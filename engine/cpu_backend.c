@@ -114,6 +114,7 @@ typedef struct cpu_ctx {
 	double pe, virial;
 	/* stats */
 	long builds, since_build;
+	long dangerous;		/* see md_stats */
 	double t[MD_T_COUNT];
 } cpu_ctx;
 
@@ -944,6 +945,8 @@ static int kick_drift(cpu_ctx *c, int kick2, int *rebuild_now)
 			t1 = md_now();
 			if (bad || (check && !(mx <= lim)))
 				now = 1;
+			else if (every && !(mx <= lim))
+				c->dangerous++;	/* check = false: too late */
 		}
 		if (!now) {
 #pragma omp for schedule(static) nowait
@@ -1103,6 +1106,7 @@ static int cpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	/* statistics cover the run, not the set-up */
 	memset(c->t, 0, sizeof(c->t));
 	c->builds = 0;
+	c->dangerous = 0;
 	return 0;
 nomem:
 	fprintf(stderr, "mdsim: out of host memory for %d particles\n", n);
@@ -1208,6 +1212,7 @@ static void cpu_stats(md_backend *b, md_stats *s)
 		tot += c->nn[i];
 	memset(s, 0, sizeof(*s));
 	s->builds = c->builds;
+	s->dangerous = c->dangerous;
 	s->avg_neighbors = c->n ? (double)tot / c->n : 0.0;
 	memcpy(s->t, c->t, sizeof(s->t));
 #ifdef _OPENMP

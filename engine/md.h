@@ -141,6 +141,9 @@ enum md_timer { MD_T_PAIR = 0, MD_T_NEIGH, MD_T_INTEGRATE, MD_T_OUTPUT,
 
 typedef struct md_stats {
 	long builds;		/* neighbour list builds            */
+	long dangerous;		/* of them, builds that neighbor.every
+				 * made after a particle had moved more
+				 * than skin/2 (only with check = false) */
 	double avg_neighbors;	/* average full-list length, last build */
 	double t[MD_T_COUNT];	/* seconds spent per timer slot     */
 	int t_fractions;	/* t[] holds fractions of the loop time (GPU:

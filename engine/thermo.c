@@ -105,6 +105,10 @@ void md_summary(FILE *out, double loop_s, long steps, int n, double dt,
 			loop_s > 0.0 ? 100.0 * t / loop_s : 0.0);
 	}
 	fprintf(out, "\nNeighbor list builds = %ld\n", s->builds);
+	fprintf(out, "Dangerous builds = %ld\n", s->dangerous);
+	if (s->dangerous > 0)
+		fprintf(stderr, "mdsim: warning: %ld of %ld neighbour list builds came after a particle had moved more than skin/2 since the previous one: pairs within the cut-off may have been missed in between (set neighbor.check = true, or a smaller neighbor.every)\n",
+			s->dangerous, s->builds);
 	fprintf(out, "Average neighbors per atom = %.2f (full list, cut-off + skin)\n",
 		s->avg_neighbors);
 	if (s->copies || s->bytes_h2d > 0.0 || s->bytes_d2h > 0.0)

@@ -31,7 +31,8 @@ void md_thermo_line(FILE *out, const md_thermo *th, int n,
 
 /*
  * md_summary - the final block: loop time, Performance line, timing
- * breakdown and neighbour statistics.
+ * breakdown and neighbour statistics (a warning on stderr after dangerous
+ * builds).
  */
 void md_summary(FILE *out, double loop_s, long steps, int n, double dt,
 		const md_stats *s);

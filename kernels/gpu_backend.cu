@@ -1054,6 +1054,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			return rc;
 	}
 	c->h_status->builds = 0;	/* statistics cover the run */
+	c->h_status->dangerous = 0;
 	write_status(c);
 	c->step0 = st->step;
 	memset(&c->stats, 0, sizeof(c->stats));
@@ -1227,6 +1228,7 @@ static void gpu_stats(md_backend *b, md_stats *out)
 	*out = c->stats;
 	read_status(c);
 	out->builds = c->h_status->builds;
+	out->dangerous = c->h_status->dangerous;
 	if (nn) {
 		gpu_copy(c, nn, c->s.nn, sizeof(int) * c->s.n, cudaMemcpyDeviceToHost);
 		GPU_CHECK(cudaStreamSynchronize(c->stream));

@@ -98,6 +98,11 @@ typedef struct gpu_status {
 	long long step;		/* steps completed on the device        */
 	long long since;	/* steps since the last build           */
 	long long builds;	/* neighbour list builds                */
+	long long dangerous;	/* of them, too late (md_stats): with
+				 * check = false, a particle had moved more
+				 * than skin/2 (rb_bin_one(), rb_built()) */
+	int danger;		/* this rebuild: 1 dangerous, 0 not (yet),
+				 * -1 forced (k_request_rebuild): unchecked */
 	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
 	unsigned list_done;	/* list build: blocks finished (k_build_list) */
 	int req[3];		/* persistent kernel: rebuild requests,
@@ -442,15 +447,20 @@ static __device__ __forceinline__ int gpu_cell_of(const gpu_sys &s, double x,
 
 /*
  * Fixed-point position of x: x / L 2^32 per axis, wrapped to 32 bits (so
- * every periodic image of x gives the same), type in w.
+ * every periodic image of x gives the same), type in w. qs: s.qscale.
  */
+static __device__ __forceinline__ int4 gpu_xq_qs(double3 qs, const double4_32a &x)
+{
+	return make_int4((int)(unsigned)(unsigned long long)__double2ll_rn(x.x * qs.x),
+			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.y * qs.y),
+			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.z * qs.z),
+			 (int)x.w);
+}
+
 static __device__ __forceinline__ int4 gpu_xq(const gpu_sys &s,
 					      const double4_32a &x)
 {
-	return make_int4((int)(unsigned)(unsigned long long)__double2ll_rn(x.x * s.qscale[0]),
-			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.y * s.qscale[1]),
-			 (int)(unsigned)(unsigned long long)__double2ll_rn(x.z * s.qscale[2]),
-			 (int)x.w);
+	return gpu_xq_qs(make_double3(s.qscale[0], s.qscale[1], s.qscale[2]), x);
 }
 
 /* Launches kernel<TYPED> with TYPED = s->ntypes > 1 (s: const gpu_sys *). */

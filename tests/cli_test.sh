@@ -152,9 +152,21 @@ has out '^Average neighbors per atom = [0-9.]+' "average neighbours"
 avg=$(awk -F'= ' '/^Average neighbors per atom/ {print $2+0}' "$tmp/out")
 awk -v a="$avg" 'BEGIN {exit !(a > 70 && a < 85)}' || fail "average neighbours $avg, expected ~78"
 has out '^Pair +\|' "timing breakdown"
-ok "neighbour statistics (average $avg per atom) and timing breakdown"
+has out '^Dangerous builds = 0$' "no dangerous builds with check = true"
+grep -q 'warning' "$tmp/err" && fail "a warning with check = true"
+ok "neighbour statistics (average $avg per atom, 0 dangerous builds) and timing breakdown"
 has out 'Backend: cpu' "--backend cpu"
 ok "--backend cpu runs on the CPU backend"
+
+# check = false, a rebuild every 40 steps (0.2 tau): the fast particles
+# move more than skin/2 = 0.15 in between, so the builds are dangerous and
+# the summary and a warning on stderr say so
+run "$tmp/small.ini" --backend cpu --set run.steps=80 --set neighbor.check=false --set neighbor.every=40
+expect_rc 0 "check = false, every 40"
+has out '^Neighbor list builds = 2$' "two fixed-interval builds"
+has out '^Dangerous builds = [12]$' "dangerous builds counted"
+has err 'warning: [12] of 2 neighbour list builds came after a particle had moved more than skin/2' "dangerous-build warning"
+ok "check = false, every 40: dangerous builds counted and warned about"
 
 # --set overrides the file: steps and thermo interval come from the options
 run "$tmp/small.ini" --set run.steps=6 --set run.thermo_every=3 --backend cpu

@@ -776,6 +776,55 @@ START_TEST(test_refined_check)
 }
 END_TEST
 
+/*
+ * Dangerous builds on the GPU (check = false): the count of the binning
+ * (rb_bin_one against xq0) equals test_dangerous()'s reference from the
+ * downloaded unwrapped positions. Melted LJ, 4,000 particles, skin 0.3,
+ * every 2, 10 and 20 steps, 8 chunks each, in step graphs (`register`)
+ * and in the persistent kernel.
+ */
+START_TEST(test_dangerous_builds)
+{
+	static const int every[] = { 2, 10, 20 };
+	const md_backend_ops *ops;
+	md_config cfg;
+	md_state liq;
+	long got, want, any = 0;
+
+	if (!test_gpu_present())
+		return;
+	ops = gpu_backend_ops();
+	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
+	cfg.skin = 0.3;
+	liquid_state(&cfg, &liq, 100);
+	for (int persist = 0; persist < 2; persist++)
+		for (int k = 0; k < 3; k++) {
+			md_backend gpu = { ops, NULL };
+			md_state st;
+
+			cfg.strategy = MD_STRAT_register;
+			cfg.persistent = persist;
+			cfg.every = every[k];
+			cfg.check = 0;
+			ck_assert_int_eq(md_state_alloc(&st, liq.n), 0);
+			memcpy(st.box, liq.box, sizeof(st.box));
+			ck_assert_int_eq(ops->init(&gpu, &cfg, &liq), 0);
+			got = test_dangerous(&gpu, &cfg, &st, 8, &want);
+			printf("  dangerous builds, every %2d, %s: %ld of 8 (reference %ld)\n",
+			       every[k], persist ? "persistent" : "graphs", got, want);
+			fflush(stdout);
+			ck_assert_int_eq(got, want);
+			if (k == 0)
+				ck_assert_int_eq(want, 0);
+			any += want;
+			ops->destroy(&gpu);
+			md_state_free(&st);
+		}
+	ck_assert_int_gt(any, 0);
+	md_state_free(&liq);
+}
+END_TEST
+
 /* bench/in.lj step 0 as LAMMPS prints it: E_pair -6.7733681, Press -5.0197073 */
 START_TEST(test_bench_lj_step0)
 {
@@ -1057,6 +1106,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_nose_hoover_device);
 	tcase_add_test(t, test_neighbor_sets);
 	tcase_add_test(t, test_refined_check);
+	tcase_add_test(t, test_dangerous_builds);
 	tcase_add_test(t, test_nve_chunks);
 	tcase_add_test(t, test_nve_chunks_small_mixture);
 	tcase_add_test(t, test_overflow_recovery);

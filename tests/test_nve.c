@@ -221,6 +221,40 @@ START_TEST(rebuild_policy_does_not_change_trajectory)
 }
 END_TEST
 
+/*
+ * Dangerous builds (check = false): the backend counts a fixed-interval
+ * build after which some particle had moved more than skin/2 since the
+ * previous one; test_dangerous() recomputes that from the downloaded
+ * unwrapped positions. Every 2 steps nothing moves that far (0 expected);
+ * every 20 steps (0.1 tau) the fast particles do; every 10 is in between.
+ */
+START_TEST(dangerous_builds_counted)
+{
+	static const int every[] = { 2, 10, 20 };
+	long got[3], want[3];
+
+	for (int k = 0; k < 3; k++) {
+		md_config cfg = base;
+		md_backend b = { &md_cpu_backend, NULL };
+		md_state st;
+
+		cfg.every = every[k];
+		cfg.check = 0;
+		ck_assert_int_eq(md_state_alloc(&st, liquid.n), 0);
+		memcpy(st.box, liquid.box, sizeof(st.box));
+		ck_assert_int_eq(md_cpu_backend.init(&b, &cfg, &liquid), 0);
+		got[k] = test_dangerous(&b, &cfg, &st, 8, &want[k]);
+		printf("  every %2d, check false: %ld dangerous builds of 8 (reference %ld)\n",
+		       every[k], got[k], want[k]);
+		ck_assert_int_eq(got[k], want[k]);
+		b.ops->destroy(&b);
+		md_state_free(&st);
+	}
+	ck_assert_int_eq(want[0], 0);
+	ck_assert_int_gt(want[2], 0);
+}
+END_TEST
+
 /* run(a) then run(b) is the same as run(a + b): no state lost between calls. */
 START_TEST(chunked_runs_equal_one_run)
 {
@@ -317,6 +351,7 @@ static Suite *nve_suite(void)
 	tcase_add_test(tc, energy_bounded_long_run);
 	tcase_add_test(tc, rebuild_policy_does_not_change_trajectory);
 	tcase_add_test(tc, chunked_runs_equal_one_run);
+	tcase_add_test(tc, dangerous_builds_counted);
 	tcase_add_test(tc, mass_rescales_time);
 	suite_add_tcase(s, tc);
 	return s;

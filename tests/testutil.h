@@ -91,6 +91,52 @@ static inline void test_brute_force(const md_state *st, const md_lj_d *lj,
 		}
 }
 
+/*
+ * test_dangerous - dangerous builds with check = false: runs nchunks
+ * chunks of cfg->every steps on backend b (st: the box of the state b was
+ * initialised with; its positions and images are overwritten), so that
+ * the chunks end where the
+ * fixed-interval rebuilds happen. The reference is computed here from the
+ * downloaded positions and images: a chunk is dangerous when some
+ * particle's unwrapped displacement over it exceeds skin/2. *expected gets
+ * that count, and the return value is the backend's own (md_stats).
+ */
+static inline long test_dangerous(md_backend *b, const md_config *cfg,
+				  md_state *st, int nchunks, long *expected)
+{
+	const int n = st->n;
+	double *u0 = calloc(3 * (size_t)n, sizeof(double)), lim = 0.25 * cfg->skin * cfg->skin;
+	md_stats stats;
+
+	ck_assert_ptr_nonnull(u0);
+	ck_assert(st->box[0] > 0.0 && st->box[1] > 0.0 && st->box[2] > 0.0);
+	*expected = 0;
+	for (int k = 0; k <= nchunks; k++) {
+		double mx = 0.0;
+
+		if (k > 0)
+			ck_assert_int_eq(b->ops->run(b, cfg->every), 0);
+		b->ops->download(b, st, MD_F_X | MD_F_IMAGE);
+		for (int i = 0; i < n; i++) {
+			double d2 = 0.0;
+
+			for (int d = 0; d < 3; d++) {
+				double u = st->x[3 * i + d] + st->image[3 * i + d] * st->box[d];
+
+				d2 += (u - u0[3 * i + d]) * (u - u0[3 * i + d]);
+				u0[3 * i + d] = u;
+			}
+			if (d2 > mx)
+				mx = d2;
+		}
+		if (k > 0 && mx > lim)
+			++*expected;
+	}
+	free(u0);
+	b->ops->stats(b, &stats);
+	return stats.dangerous;
+}
+
 /* test_gpu_present - 1 when a GPU backend is built and a device usable. */
 static inline int test_gpu_present(void)
 {

@@ -1,0 +1,14 @@
+set -u
+cd build-exp && tar xJf bins.tar.xz && mkdir -p tests && mv -f gpu_backend tests/ && ln -sfn $PWD/../build-gpu/gpu-libs gpu-libs && cd ..
+export LD_LIBRARY_PATH=$PWD/build-gpu/gpu-libs OMP_NUM_THREADS=16
+OUT=$OUT bash bench/gpu_check.sh build-exp test > $OUT/test.txt 2>&1; grep -E "dangerous|refined|Checks|Failure|Assert" $OUT/test.txt
+A=(configs/lj.ini --backend cuda --strategy register --set 'system.cells=10 10 10' --set backend.autotune=false --set run.progress=off --set run.thermo_every=0 --set neighbor.check=false --set neighbor.every=10)
+for p in off on; do for tool in memcheck racecheck synccheck initcheck; do
+  st=500; [ $tool = racecheck ] && st=100
+  timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 ./build-exp/mdsim "${A[@]}" --set backend.persistent=$p --steps $st > $OUT/san_$tool.log 2>&1; echo "$tool persistent=$p rc=$? $(grep -E 'Dangerous' $OUT/san_$tool.log) $(tail -n1 $OUT/san_$tool.log)"
+done; done | tee $OUT/sanitize_danger.txt
+P=(configs/bench_lj.ini --steps 30000 --strategy register --set neighbor.skin=0.7 --set run.thermo_every=0 --set run.progress=off)
+for k in 1 2; do for b in mdsim_base mdsim; do echo "32k $b: $(./build-exp/$b "${P[@]}" 2>&1 | grep -E 'Performance' | awk '{print $4}')"; done; done
+O=(configs/bench_1m.ini --steps 3000 --strategy register --set backend.autotune=false --set backend.threads_per_particle=1 --set neighbor.skin=0.5 --set run.thermo_every=0 --set run.progress=off)
+for b in mdsim_base mdsim; do echo "1M $b: $(./build-exp/$b "${O[@]}" 2>&1 | grep -E 'Performance|Dangerous' | awk '/Perf/{print $4} /Danger/{print}' | tr '\n' ' ')"; done
+./build-exp/mdsim configs/lj.ini --set neighbor.check=false --set neighbor.every=50 --steps 1000 --set run.progress=off --set run.thermo_every=500 > $OUT/cli_danger.out 2> $OUT/cli_danger.err; echo "cli rc=$?"; grep -E "builds" $OUT/cli_danger.out; cat $OUT/cli_danger.err

@@ -1174,10 +1174,37 @@ static int cpu_set_strategy(md_backend *b, int strategy)
 	return 0;
 }
 
+/* Largest squared displacement since the last build. */
+static double max_disp2(const cpu_ctx *c)
+{
+	double mx = 0.0;
+
+#pragma omp parallel for schedule(static) reduction(max:mx)
+	for (int i = 0; i < c->n; i++) {
+		double d2 = 0.0;
+
+		for (int d = 0; d < 3; d++) {
+			double u = c->x[4 * i + d] - c->x0[4 * i + d];
+
+			d2 += u * u;
+		}
+		mx = d2 > mx ? d2 : mx;
+	}
+	return mx;
+}
+
+/*
+ * The build of a reset (each trajectory frame: a restart point) is
+ * dangerous like a scheduled one when the lists were not checked.
+ */
 static int cpu_reset(md_backend *b)
 {
 	cpu_ctx *c = b->ctx;
-	int rc = rebuild(c);
+	int rc;
+
+	if (!c->cfg.check && max_disp2(c) > 0.25 * c->cfg.skin * c->cfg.skin)
+		c->dangerous++;
+	rc = rebuild(c);
 
 	return rc ? rc : compute_forces(c);
 }

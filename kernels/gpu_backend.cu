@@ -1012,6 +1012,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	gpu_copy(c, s->id, hid, sizeof(int) * n, cudaMemcpyHostToDevice);
 	memset(c->h_status, 0, sizeof(gpu_status));
 	c->h_status->step = st->step;
+	c->h_status->danger = -1;	/* the set-up build: no xq0 to compare with */
 	write_status(c);
 	GPU_CHECK(cudaStreamSynchronize(c->stream));
 	free(hx); free(hv); free(himg); free(hid);

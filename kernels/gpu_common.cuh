@@ -95,14 +95,14 @@ typedef struct gpu_status {
 				 * neighbourhood (list_build.cuh)       */
 	int blowup;		/* a particle left the box or is NaN    */
 	int bad_index;		/* sorted index of that particle        */
+	int danger;		/* this rebuild: 1 dangerous, 0 not (yet),
+				 * -1 unchecked (the set-up build: gpu_init) */
 	long long step;		/* steps completed on the device        */
 	long long since;	/* steps since the last build           */
 	long long builds;	/* neighbour list builds                */
 	long long dangerous;	/* of them, too late (md_stats): with
 				 * check = false, a particle had moved more
-				 * than skin/2 (rb_bin_one(), rb_built()) */
-	int danger;		/* this rebuild: 1 dangerous, 0 not (yet),
-				 * -1 forced (k_request_rebuild): unchecked */
+				 * than skin/2 (rb_danger(), rb_built()) */
 	unsigned blocks_done;	/* integrators: blocks finished (gpu_finish_step) */
 	unsigned list_done;	/* list build: blocks finished (k_build_list) */
 	int req[3];		/* persistent kernel: rebuild requests,

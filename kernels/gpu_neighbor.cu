@@ -22,11 +22,9 @@ static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 #define RB_T (blockIdx.x * blockDim.x + threadIdx.x)
 #define RB_NT (gridDim.x * blockDim.x)
 
-/* A rebuild not due to the schedule (set-up, reset): no danger check. */
 __global__ void k_request_rebuild(gpu_sys s)
 {
 	s.st->rebuild = 1;
-	s.st->danger = -1;
 }
 
 __global__ void k_zero_counts(gpu_sys s)

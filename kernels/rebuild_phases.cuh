@@ -80,8 +80,8 @@ static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 /*
  * With check = false (rebuilds every s.every steps only): is this build
  * dangerous, some particle more than skin/2 from its position at the last
- * build (xq0, still in the old order)? Sets st->danger unless the rebuild
- * was forced (-1: set-up, reset); rb_built() counts it. Before rb_bin(),
+ * build (xq0, still in the old order)? Sets st->danger unless it is -1
+ * (the set-up build: no xq0 yet); rb_built() counts it. Before rb_bin(),
  * on the same particles per thread (the wrap does not change gpu_xq()).
  * Not inlined: the persistent kernel measured 1.2% slower at 32,000
  * particles with the test inlined in the binning (fifteenth session).

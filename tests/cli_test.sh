@@ -164,8 +164,8 @@ ok "--backend cpu runs on the CPU backend"
 run "$tmp/small.ini" --backend cpu --set run.steps=80 --set neighbor.check=false --set neighbor.every=40
 expect_rc 0 "check = false, every 40"
 has out '^Neighbor list builds = 2$' "two fixed-interval builds"
-has out '^Dangerous builds = [12]$' "dangerous builds counted"
-has err 'warning: [12] of 2 neighbour list builds came after a particle had moved more than skin/2' "dangerous-build warning"
+has out '^Dangerous builds = 2$' "dangerous builds counted"
+has err 'warning: 2 of 2 neighbour list builds came after a particle had moved more than skin/2' "dangerous-build warning"
 ok "check = false, every 40: dangerous builds counted and warned about"
 
 # --set overrides the file: steps and thermo interval come from the options

@@ -778,7 +778,7 @@ END_TEST
 
 /*
  * Dangerous builds on the GPU (check = false): the count of the binning
- * (rb_bin_one against xq0) equals test_dangerous()'s reference from the
+ * (rb_danger against xq0) equals test_dangerous()'s reference from the
  * downloaded unwrapped positions. Melted LJ, 4,000 particles, skin 0.3,
  * every 2, 10 and 20 steps, 8 chunks each, in step graphs (`register`)
  * and in the persistent kernel.
@@ -809,7 +809,7 @@ START_TEST(test_dangerous_builds)
 			ck_assert_int_eq(md_state_alloc(&st, liq.n), 0);
 			memcpy(st.box, liq.box, sizeof(st.box));
 			ck_assert_int_eq(ops->init(&gpu, &cfg, &liq), 0);
-			got = test_dangerous(&gpu, &cfg, &st, 8, &want);
+			got = test_dangerous(&gpu, &cfg, &st, 8, every[k], 0, &want);
 			printf("  dangerous builds, every %2d, %s: %ld of 8 (reference %ld)\n",
 			       every[k], persist ? "persistent" : "graphs", got, want);
 			fflush(stdout);

@@ -227,13 +227,15 @@ END_TEST
  * previous one; test_dangerous() recomputes that from the downloaded
  * unwrapped positions. Every 2 steps nothing moves that far (0 expected);
  * every 20 steps (0.1 tau) the fast particles do; every 10 is in between.
+ * Then every 40 with a reset (a trajectory frame's rebuild) after each 10
+ * steps: the resets' builds are checked too (every 40 never comes).
  */
 START_TEST(dangerous_builds_counted)
 {
-	static const int every[] = { 2, 10, 20 };
-	long got[3], want[3];
+	static const int every[] = { 2, 10, 20, 40 };
+	long got[4], want[4];
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		md_config cfg = base;
 		md_backend b = { &md_cpu_backend, NULL };
 		md_state st;
@@ -243,15 +245,17 @@ START_TEST(dangerous_builds_counted)
 		ck_assert_int_eq(md_state_alloc(&st, liquid.n), 0);
 		memcpy(st.box, liquid.box, sizeof(st.box));
 		ck_assert_int_eq(md_cpu_backend.init(&b, &cfg, &liquid), 0);
-		got[k] = test_dangerous(&b, &cfg, &st, 8, &want[k]);
-		printf("  every %2d, check false: %ld dangerous builds of 8 (reference %ld)\n",
-		       every[k], got[k], want[k]);
+		got[k] = k < 3 ? test_dangerous(&b, &cfg, &st, 8, every[k], 0, &want[k])
+			       : test_dangerous(&b, &cfg, &st, 8, 10, 1, &want[k]);
+		printf("  every %2d%s, check false: %ld dangerous builds of 8 (reference %ld)\n",
+		       every[k], k < 3 ? "" : ", reset every 10", got[k], want[k]);
 		ck_assert_int_eq(got[k], want[k]);
 		b.ops->destroy(&b);
 		md_state_free(&st);
 	}
 	ck_assert_int_eq(want[0], 0);
 	ck_assert_int_gt(want[2], 0);
+	ck_assert_int_gt(want[3], 0);
 }
 END_TEST
 

@@ -93,16 +93,17 @@ static inline void test_brute_force(const md_state *st, const md_lj_d *lj,
 
 /*
  * test_dangerous - dangerous builds with check = false: runs nchunks
- * chunks of cfg->every steps on backend b (st: the box of the state b was
- * initialised with; its positions and images are overwritten), so that
- * the chunks end where the
- * fixed-interval rebuilds happen. The reference is computed here from the
+ * chunks of `chunk` steps on backend b (st: the box of the state b was
+ * initialised with; its positions and images are overwritten), each ended
+ * by a build: chunk = cfg->every (the fixed-interval rebuilds), or a
+ * shorter chunk and reset (a CPU reset rebuilds). The reference is computed here from the
  * downloaded positions and images: a chunk is dangerous when some
  * particle's unwrapped displacement over it exceeds skin/2. *expected gets
  * that count, and the return value is the backend's own (md_stats).
  */
 static inline long test_dangerous(md_backend *b, const md_config *cfg,
-				  md_state *st, int nchunks, long *expected)
+				  md_state *st, int nchunks, long chunk,
+				  int reset, long *expected)
 {
 	const int n = st->n;
 	double *u0 = calloc(3 * (size_t)n, sizeof(double)), lim = 0.25 * cfg->skin * cfg->skin;
@@ -115,7 +116,9 @@ static inline long test_dangerous(md_backend *b, const md_config *cfg,
 		double mx = 0.0;
 
 		if (k > 0)
-			ck_assert_int_eq(b->ops->run(b, cfg->every), 0);
+			ck_assert_int_eq(b->ops->run(b, chunk), 0);
+		if (k > 0 && reset)
+			ck_assert_int_eq(b->ops->reset(b), 0);
 		b->ops->download(b, st, MD_F_X | MD_F_IMAGE);
 		for (int i = 0; i < n; i++) {
 			double d2 = 0.0;

@@ -403,14 +403,23 @@ static __device__ __forceinline__ float3 gpu_dq(const int4 &qi, const int4 &qj)
 			   (float)(int)((unsigned)qi.z - (unsigned)qj.z));
 }
 
-/* gpu_sep_q - the separation qi - qj in length units: gpu_dq() times L / 2^32. */
+/*
+ * gpu_sep_q - the separation qi - qj in length units: gpu_dq() times
+ * L / 2^32 (qu: s.qunit; gpu_sep_qu for code that has no gpu_sys).
+ */
+static __device__ __forceinline__ float3 gpu_sep_qu(float3 qu, const int4 &qi,
+						    const int4 &qj)
+{
+	const float3 d = gpu_dq(qi, qj);
+
+	return make_float3(d.x * qu.x, d.y * qu.y, d.z * qu.z);
+}
+
 static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
 						   const int4 &qi,
 						   const int4 &qj)
 {
-	const float3 d = gpu_dq(qi, qj);
-
-	return make_float3(d.x * s.qunit[0], d.y * s.qunit[1], d.z * s.qunit[2]);
+	return gpu_sep_qu(make_float3(s.qunit[0], s.qunit[1], s.qunit[2]), qi, qj);
 }
 
 /*
@@ -580,6 +589,7 @@ void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st);
+int gpu_sm_count(void);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);

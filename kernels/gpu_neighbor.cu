@@ -214,9 +214,24 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	}
 }
 
+/* The device's SM count (the current device's, asked once). */
+int gpu_sm_count(void)
+{
+	static int sms;
+
+	if (!sms) {
+		int dev;
+
+		GPU_CHECK(cudaGetDevice(&dev));
+		GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	}
+	return sms;
+}
+
+/* A block per SM, each taking suspects in turn (k_refine). */
 void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st)
 {
-	k_refine<<<132, REFINE_BLOCK, 0, st>>>(*s, susp);
+	k_refine<<<gpu_sm_count(), REFINE_BLOCK, 0, st>>>(*s, susp);
 	GPU_CHECK_LAUNCH();
 }
 
@@ -235,13 +250,11 @@ static int list_grid(const gpu_sys *s)
 	static int resident;
 
 	if (!resident) {
-		int dev, sms = 0, per_sm = 0;
+		int per_sm = 0;
 
-		GPU_CHECK(cudaGetDevice(&dev));
-		GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 		GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 			&per_sm, k_build_list<0, false>, GPU_LIST_WARPS * 32, 0));
-		resident = sms * (per_sm > 0 ? per_sm : 1);
+		resident = gpu_sm_count() * (per_sm > 0 ? per_sm : 1);
 	}
 	return s->ncell < resident ? s->ncell : resident;
 }

@@ -232,10 +232,8 @@ size_t gpu_persist_smem(void)
  */
 int gpu_persist_tpp(const gpu_sys *s, int tpp)
 {
-	int dev, sms = 0;
+	const int sms = gpu_sm_count();
 
-	GPU_CHECK(cudaGetDevice(&dev));
-	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	tpp = tpp < 4 ? 4 : tpp;
 	while (tpp < 32 && (long)s->n * tpp * 2 <= (long)sms * GPU_PERSIST_BLOCK)
 		tpp *= 2;

@@ -94,10 +94,9 @@ static __device__ __noinline__ void rb_danger(volatile gpu_status *st,
 	if (st->danger != 0)
 		return;
 	for (int i = t; i < n; i += nt) {
-		const float3 d = gpu_dq(gpu_xq_qs(qs, x[i]), xq0[i]);
-		const float dx = d.x * qu.x, dy = d.y * qu.y, dz = d.z * qu.z;
+		const float3 d = gpu_sep_qu(qu, gpu_xq_qs(qs, x[i]), xq0[i]);
 
-		if (!(dx * dx + dy * dy + dz * dz <= lim2)) {
+		if (!(d.x * d.x + d.y * d.y + d.z * d.z <= lim2)) {
 			st->danger = 1;
 			return;
 		}

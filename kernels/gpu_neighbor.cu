@@ -80,7 +80,7 @@ __global__ void k_copy_back(gpu_sys s)
  * divergent (CUDA 13.0, bench/RESULTS.md), and this kernel needs them.
  */
 template <int SMALL, bool L16>
-__global__ void __launch_bounds__(GPU_LIST_WARPS * 32)
+__global__ void __launch_bounds__(GPU_LIST_WARPS * 32, GPU_LIST_MINB)
 k_build_list(gpu_sys s)
 {
 	__shared__ gpu_list_smem sm;

@@ -51,6 +51,12 @@
 #include "gpu_common.cuh"
 
 #define GPU_LIST_WARPS 4	/* warps of a group (one cell at a time) */
+/*
+ * Groups resident per SM that k_build_list (a group a block) is compiled
+ * for: 8 at 64 registers. Left to itself the compiler took 80 with spills
+ * after the sixteenth session's staging change (it had taken 64 before).
+ */
+#define GPU_LIST_MINB 8
 #define GPU_LIST_CAP 1024	/* staged candidates per batch (a multiple of 32) */
 /*
  * Particles per warp and sweep (at most 4): each staged candidate is read
@@ -112,7 +118,13 @@ typedef struct gpu_list_smem {
 	float4 cand[GPU_LIST_CAP];	/* relative position p, w: j (int bits) */
 	int js[GPU_SUBHOOD];		/* range k: first particle */
 	int pre[GPU_SUBHOOD + 1];	/* flat index of its first candidate */
-	unsigned short idx[GPU_LIST_WARPS][GPU_LIST_IDX];	/* gpu_sub_reach */
+	union {
+		/* the octants' reaches (gpu_sub_reach), while the warps sweep */
+		unsigned short idx[GPU_LIST_WARPS][GPU_LIST_IDX];
+		/* the quarter of each flat candidate, while the group stages
+		 * the sub-cell neighbourhood (gpu_subhood_ranges) */
+		unsigned char qid[GPU_LIST_CAP];
+	};
 } gpu_list_smem;
 
 /*
@@ -160,16 +172,24 @@ static __device__ __forceinline__ int gpu_hood_ranges(const gpu_sys &s, int c,
 
 /*
  * The sub-cell neighbourhood of cell c (not SMALL: 27 distinct cells), by
- * one warp: js[k], pre[k] of its GPU_SUBHOOD ranges (see GPU_SUBHOOD).
- * A lane takes a cell's two x-halves at once (ranges 2 m, 2 m + 1: one
- * quarter, consecutive particles). Returns the number of candidates.
+ * one warp: js[k], pre[k] of its GPU_SUBHOOD ranges (see GPU_SUBHOOD),
+ * and qid[f], the quarter of flat candidate f < GPU_LIST_CAP. A lane
+ * takes a cell's two x-halves at once (ranges 2 m, 2 m + 1: quarter m,
+ * consecutive particles). Returns the number of candidates.
  */
 static __device__ __forceinline__ int gpu_subhood_ranges(const gpu_sys &s, int c,
-							 int lane, int *js, int *pre)
+							 int *js, int *pre,
+							 unsigned char *qid)
 {
 	constexpr int M = GPU_SUBHOOD / 2;	/* quarters */
 	constexpr int P = (M + 31) / 32;	/* passes of the warp */
-	int cc[3], j0[P], j1[P], j2[P], carry = 0;
+	int cc[3], j0[P], j1[P], j2[P], carry = 0, lane;
+
+	/* the lane anew, opaque to the compiler: otherwise it hoists what
+	 * follows from it out of the caller's loop over cells and keeps it in
+	 * registers, which took k_build_list from 64 to 80 of them (and
+	 * spills) with gpu_subhood_stage() (sixteenth session) */
+	asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
 
 	gpu_cell_coords(s, c, cc);
 	/* every pass's loads first, so that they are in flight together. The
@@ -207,6 +227,8 @@ static __device__ __forceinline__ int gpu_subhood_ranges(const gpu_sys &s, int c
 			js[2 * m + 1] = j1[p];
 			pre[2 * m + 1] = incl - (j2[p] - j1[p]);
 			pre[2 * m + 2] = incl;
+			for (int f = incl - (j2[p] - j0[p]); f < min(incl, GPU_LIST_CAP); f++)
+				qid[f] = (unsigned char)m;
 		}
 		carry = __shfl_sync(0xffffffffu, incl, 31);
 	}
@@ -258,14 +280,10 @@ static __device__ __forceinline__ list_reach gpu_sub_reach(const gpu_list_smem &
  * Stage the flat candidates [b0, b0 + nb) of a neighbourhood (ranges js,
  * pre) into cand[f - b0]: the position p relative to qref (gpu_sep_q), w:
  * as int bits the type (TYPE true) or the index j (TYPE false: the list
- * build). Thread
- * gt of nt (whole warps): warp gt / 32 copies units gt / 32, + nt / 32,
- * ..., a unit being G consecutive ranges (G = 1: a cell of the 27-cell
- * neighbourhood; 6: a row of the sub-cell one, 3 cells' quarters, about
- * 18 particles), of which every C consecutive ones are consecutive
- * particles (C = 2: a quarter's x-halves).
+ * build). Thread gt of nt (whole warps): warp gt / 32 copies the ranges
+ * gt / 32, + nt / 32, ... (a cell of the 27-cell neighbourhood each).
  */
-template <bool TYPE, int G = 1, int C = 1>
+template <bool TYPE>
 static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 						      const int *js,
 						      const int *pre, int ncj,
@@ -275,21 +293,39 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 {
 	const int lane = gt & 31;
 
-	for (int k0 = (gt >> 5) * G; k0 < ncj; k0 += (nt >> 5) * G) {
-		const int lo_f = max(pre[k0], b0), hi_f = min(pre[k0 + G], b0 + nb);
+	for (int k = gt >> 5; k < ncj; k += nt >> 5) {
+		const int lo_f = max(pre[k], b0), hi_f = min(pre[k + 1], b0 + nb);
 
 		for (int f = lo_f + lane; f < hi_f; f += 32) {
-			int k = k0;
-
-#pragma unroll
-			for (int g = C; g < G; g += C)
-				k += f >= pre[k0 + g] ? C : 0;
 			const int j = js[k] + (f - pre[k]);
 			const int4 q = s.xq[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
 			cand[f - b0] = make_float4(p.x, p.y, p.z, __int_as_float(TYPE ? q.w : j));
 		}
+	}
+}
+
+/*
+ * Stage the sub-cell neighbourhood's candidates [0, total) (total <=
+ * GPU_LIST_CAP) into cand like gpu_hood_stage(), a thread per candidate:
+ * its quarter from qid (gpu_subhood_ranges), whose two ranges are
+ * consecutive particles. (The sixteenth session's change: before, a warp
+ * took a row of 6 ranges, ~18 particles, on its 32 lanes, and found each
+ * candidate's range by comparisons; a 1M build ran 562M instructions in
+ * ~815 us, now 502M in ~737 us, RESULTS.)
+ */
+static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
+							 gpu_list_smem &sm,
+							 const int4 &qref, int total,
+							 int gt, int nt)
+{
+	for (int f = gt; f < total; f += nt) {
+		const int m2 = 2 * sm.qid[f];
+		const int j = sm.js[m2] + (f - sm.pre[m2]);
+		const float3 p = gpu_sep_q(s, s.xq[j], qref);
+
+		sm.cand[f] = make_float4(p.x, p.y, p.z, __int_as_float(j));
 	}
 }
 
@@ -457,15 +493,13 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	} while (0)
 	if (!SMALL && !L16) {
 		if (wg == 0)
-			gpu_subhood_ranges(s, c, lane, sm.js, sm.pre);
+			gpu_subhood_ranges(s, c, sm.js, sm.pre, sm.qid);
 		list_group_sync(bar);
 		total = sm.pre[GPU_SUBHOOD];
 		if (total <= GPU_LIST_CAP) {
 			const int b0 = 0, nb = total;
 
-			gpu_hood_stage<false, 6, 2>(s, sm.js, sm.pre, GPU_SUBHOOD, qref, 0,
-						    total, sm.cand, gt,
-						    GPU_LIST_WARPS * 32);
+			gpu_subhood_stage(s, sm, qref, total, gt, GPU_LIST_WARPS * 32);
 			list_group_sync(bar);
 			for (int sub = wg; sub < GPU_SUB; sub += GPU_LIST_WARPS) {
 				const int lo = s.sub_start[c * GPU_SUB + sub];

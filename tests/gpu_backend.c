@@ -1109,10 +1109,15 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_dangerous_builds);
 	tcase_add_test(t, test_nve_chunks);
 	tcase_add_test(t, test_nve_chunks_small_mixture);
-	tcase_add_test(t, test_overflow_recovery);
-	tcase_add_test(t, test_staged_refused);
 	tcase_add_test(t, test_async_download);
 	tcase_add_test(t, test_nve_drift);
+	suite_add_tcase(s, t);
+	/* a case of its own, so that it can run alone (CK_RUN_CASE=recovery),
+	 * e.g. under compute-sanitizer: the lists' overflow writes */
+	t = tcase_create("recovery");
+	tcase_set_timeout(t, 1800);
+	tcase_add_test(t, test_overflow_recovery);
+	tcase_add_test(t, test_staged_refused);
 	suite_add_tcase(s, t);
 	return s;
 }

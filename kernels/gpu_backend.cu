@@ -462,7 +462,7 @@ static int grow_list(gpu_ctx *c, int need)
  * The halted kernels did nothing, so the fixed-point buffer at the host's
  * parity may be stale (halted NVE steps flip the parity without drifting):
  * the forced rebuild regenerates it from the double positions
- * (k_copy_back) before any force reads it.
+ * (rb_scatter) before any force reads it.
  */
 static int recover(gpu_ctx *c, int finish_step)
 {

@@ -64,14 +64,10 @@ __global__ void k_scatter(gpu_sys s)
 		rb_scatter(s, RB_T, RB_NT);
 }
 
-__global__ void k_copy_back(gpu_sys s)
-{
-	if (rebuild_due(s))
-		rb_copy_back(s, RB_T, RB_NT);
-}
-
 /*
- * One group of GPU_LIST_WARPS warps per block. The last block to finish
+ * One group of GPU_LIST_WARPS warps per block: the particles of its cells
+ * copied back from the scatter's t arrays, and their lists built (rb_list,
+ * rebuild_phases.cuh). The last block to finish
  * ends the rebuild (rb_done(), unless a list overflowed: the host then
  * grows the list and the request stands), so that the list build is the
  * rebuild's last launch. A graph launches it in every step, outside the
@@ -84,20 +80,25 @@ __global__ void __launch_bounds__(GPU_LIST_WARPS * 32, GPU_LIST_MINB)
 k_build_list(gpu_sys s)
 {
 	__shared__ gpu_list_smem sm;
-	__shared__ int due;
+	__shared__ int due;	/* 1: a rebuild is due; | 2: copy back; | 4: build */
 	const volatile gpu_status *st = s.st;
 
 	/* one decision per block: the group barrier needs every warp, and
 	 * another block's list overflow may set the halt while this one
 	 * starts. The request itself stays set until every block has
-	 * counted itself below. */
+	 * counted itself below. The scatter ran unless the binning found a
+	 * blow-up (the only halt before this launch), so the copy back
+	 * goes on in every block after another one's overflow: the host's
+	 * recovery bins the particles again. (In the halted steps that
+	 * follow an overflow the copy is repeated, unchanged.) */
 	if (threadIdx.x == 0)
-		due = st->rebuild ? (st->halt ? 1 : 2) : 0;
+		due = st->rebuild ? 1 | (st->blowup ? 0 : 2) | (st->halt ? 0 : 4) : 0;
 	__syncthreads();
 	if (!due)
 		return;
-	if (due == 2)
-		rb_list<SMALL, GPU_LIST_R, L16>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1);
+	if (due & 6)
+		rb_list<SMALL, GPU_LIST_R, L16>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1,
+						due & 2, due & 4);
 	__threadfence();	/* a halt this block set, before its count */
 	__syncthreads();
 	if (threadIdx.x == 0 &&
@@ -277,7 +278,6 @@ static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 	k_scan_add<<<cb, 256, 0, st>>>(*s);
 	STAGE(2);
 	k_scatter<<<nb, 256, 0, st>>>(*s);
-	k_copy_back<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
 	GPU_CHECK_LAUNCH();
 }

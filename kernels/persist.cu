@@ -103,10 +103,8 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	g.sync();
 	rb_scatter(s, t, nt);
 	g.sync();
-	rb_copy_back(s, t, nt);
-	g.sync();
 	rb_list<SMALL, GPU_PERSIST_LIST_R>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
-		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp);
+		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp, true, true);
 	g.sync();
 	if (t == 0 && !flag_set(&s.st->halt))	/* the flag: slots (below) */
 		rb_built(s);

@@ -12,10 +12,12 @@
  * each of its rebuilds, which is redundant: its removal was measured only
  * with the counts zeroed in the chunk scan, where 32,000 particles ran
  * slower without it, RESULTS twelfth session) -> scatter into sub-cell
- * order (cells in order, each cell's sub-cells in order) -> copy back (and
- * the fixed-point positions) -> neighbour list (a group of warps per cell,
- * list_build.cuh) -> done. Order within a sub-cell follows atomics,
- * so GPU runs are reproducible to round-off, not bit-for-bit.
+ * order (cells in order, each cell's sub-cells in order; the fixed-point
+ * positions xq, xq0 straight into place, the rest into the t arrays) ->
+ * neighbour list (a group of warps per cell, list_build.cuh), each group
+ * first copying its cells' particles back from the t arrays -> done.
+ * Order within a sub-cell follows atomics, so GPU runs are reproducible to
+ * round-off, not bit-for-bit.
  */
 #ifndef MD_REBUILD_PHASES_CUH
 #define MD_REBUILD_PHASES_CUH
@@ -188,27 +190,35 @@ static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int 
 	}
 }
 
+/*
+ * The list build reads only xq (and the cell ranges): it goes to its
+ * place here, so that the copy back of the rest (rb_copy_cell) can run
+ * inside the list build instead of as a launch of its own between the two
+ * (the sixteenth session: 1M ~58 us a rebuild, RESULTS).
+ */
 static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
 {
 	for (int i = t; i < s.n; i += nt) {
-		int k = s.sub_start[s.cell[i]] + s.slot[i];
+		const int k = s.sub_start[s.cell[i]] + s.slot[i];
+		const double4_32a x = s.x[i];
+		const int4 q = gpu_xq(s, x);
 
-		s.xt[k] = s.x[i];
+		s.xq[k] = q;
+		s.xq0[k] = q;
+		s.xt[k] = x;
 		s.vt[k] = s.v[i];
 		s.imgt[k] = s.img[i];
 		s.idt[k] = s.id[i];
 	}
 }
 
-static __device__ __forceinline__ void rb_copy_back(const gpu_sys &s, int t, int nt)
+/* The particles of cell c back from the t arrays (thread gt of nt). */
+static __device__ __forceinline__ void rb_copy_cell(const gpu_sys &s, int c, int gt, int nt)
 {
-	for (int i = t; i < s.n; i += nt) {
-		double4_32a x = s.xt[i];
-		const int4 q = gpu_xq(s, x);
+	const int last = s.cell_start[c + 1];
 
-		s.x[i] = x;
-		s.xq[i] = q;
-		s.xq0[i] = q;
+	for (int i = s.cell_start[c] + gt; i < last; i += nt) {
+		s.x[i] = s.xt[i];
 		s.v[i] = s.vt[i];
 		s.img[i] = s.imgt[i];
 		s.id[i] = s.idt[i];
@@ -216,17 +226,23 @@ static __device__ __forceinline__ void rb_copy_back(const gpu_sys &s, int t, int
 }
 
 /*
- * Group g of ng (groups of GPU_LIST_WARPS warps, list_build.cuh): the lists
- * of cells g, g + ng, ... (SMALL = s.small_box); gt: the thread's index in
- * its group, sm: the group's shared memory, bar: its barrier id. R:
+ * Group g of ng (groups of GPU_LIST_WARPS warps, list_build.cuh): cells g,
+ * g + ng, ...: their particles copied back (copy: after the scatter) and
+ * their lists built (build; SMALL = s.small_box); gt: the thread's index
+ * in its group, sm: the group's shared memory, bar: its barrier id. R:
  * particles per sweep; L16: 16-bit entries (s.list16).
  */
 template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
 static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
-					       int gt, gpu_list_smem &sm, int bar)
+					       int gt, gpu_list_smem &sm, int bar,
+					       bool copy, bool build)
 {
-	for (int c = g; c < s.ncell; c += ng)
-		gpu_list_cell<SMALL, R, L16>(s, c, sm, gt, bar);
+	for (int c = g; c < s.ncell; c += ng) {
+		if (copy)
+			rb_copy_cell(s, c, gt, GPU_LIST_WARPS * 32);
+		if (build)
+			gpu_list_cell<SMALL, R, L16>(s, c, sm, gt, bar);
+	}
 }
 
 /* One thread, after the phases: a build was made. */

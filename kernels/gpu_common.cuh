@@ -87,7 +87,8 @@
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
-	int rebuild;		/* a rebuild is due in this step        */
+	int rebuild;		/* a rebuild is due in this step (2: the
+				 * scatter ran, k_build_list copies back) */
 	int halt;		/* stop stepping until the host acts    */
 	int overflow;		/* the neighbour list was too short     */
 	int max_nn;		/* largest list length seen (overflow)  */

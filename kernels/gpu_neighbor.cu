@@ -5,7 +5,8 @@
  * Every kernel here first reads the status block and returns at once unless
  * a rebuild is due (decided on the GPU by the integrator): outside a step
  * graph's conditional node the whole sequence is enqueued every step and
- * costs only a few empty launches when no rebuild is needed.
+ * costs only a few empty launches when no rebuild is needed. (The list
+ * build also counts its blocks while halted: k_build_list.)
  */
 #include "gpu_common.cuh"
 #include "rebuild_phases.cuh"
@@ -58,10 +59,15 @@ __global__ void k_scan_add(gpu_sys s)
 		rb_scan_add(s, RB_T, RB_NT);
 }
 
+/* The request becomes 2: sorted, the t arrays to be copied back by the
+ * list build (k_build_list), which sets it to 0 (done) or 1 (halted). */
 __global__ void k_scatter(gpu_sys s)
 {
-	if (rebuild_due(s))
+	if (rebuild_due(s)) {
 		rb_scatter(s, RB_T, RB_NT);
+		if (RB_T == 0)
+			s.st->rebuild = 2;
+	}
 }
 
 /*
@@ -86,13 +92,14 @@ k_build_list(gpu_sys s)
 	/* one decision per block: the group barrier needs every warp, and
 	 * another block's list overflow may set the halt while this one
 	 * starts. The request itself stays set until every block has
-	 * counted itself below. The scatter ran unless the binning found a
-	 * blow-up (the only halt before this launch), so the copy back
-	 * goes on in every block after another one's overflow: the host's
-	 * recovery bins the particles again. (In the halted steps that
-	 * follow an overflow the copy is repeated, unchanged.) */
+	 * counted itself below. The copy back follows the scatter's mark
+	 * (rebuild == 2, k_scatter), so it goes on in every block after
+	 * another one's overflow (the host's recovery bins the particles
+	 * again), and never without a scatter (a blow-up in the binning,
+	 * the halted steps after an overflow: the last block below leaves
+	 * the request at 1). */
 	if (threadIdx.x == 0)
-		due = st->rebuild ? 1 | (st->blowup ? 0 : 2) | (st->halt ? 0 : 4) : 0;
+		due = st->rebuild ? 1 | (st->rebuild == 2 ? 2 : 0) | (st->halt ? 0 : 4) : 0;
 	__syncthreads();
 	if (!due)
 		return;
@@ -106,6 +113,8 @@ k_build_list(gpu_sys s)
 		s.st->list_done = 0;
 		if (!st->halt)
 			rb_done(s);
+		else
+			s.st->rebuild = 1;	/* it stands; the copy is done */
 	}
 }
 

@@ -55,6 +55,7 @@
  * Groups resident per SM that k_build_list (a group a block) is compiled
  * for: 8 at 64 registers. Left to itself the compiler took 80 with spills
  * after the sixteenth session's staging change (it had taken 64 before).
+ * (The small-box 16-bit instance spills 12 bytes at this bound.)
  */
 #define GPU_LIST_MINB 8
 #define GPU_LIST_CAP 1024	/* staged candidates per batch (a multiple of 32) */
@@ -499,6 +500,9 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 		if (total <= GPU_LIST_CAP) {
 			const int b0 = 0, nb = total;
 
+			/* qid, which shares idx's memory, was written before
+			 * the barrier above (after the previous cell's last
+			 * one) and is read only until the next */
 			gpu_subhood_stage(s, sm, qref, total, gt, GPU_LIST_WARPS * 32);
 			list_group_sync(bar);
 			for (int sub = wg; sub < GPU_SUB; sub += GPU_LIST_WARPS) {

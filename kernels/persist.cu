@@ -5,7 +5,7 @@
  * barrier where a step graph has a kernel boundary.
  *
  * Why: at 32,000 particles a step's force launch works for about 13 us,
- * while the graph's kernel and conditional nodes and the rebuild's nine
+ * while the graph's kernel and conditional nodes and the rebuild's eight
  * launches add their latency on top (bench/RESULTS.md). Here a step is the
  * force phase and one grid barrier; a rebuild is the phases of
  * rebuild_phases.cuh with a barrier after each.

@@ -14,7 +14,8 @@
  * The particles of a cell are sorted by sub-cell (its octants, GPU_SUB).
  * In the common case (4 or more cells per edge, 32-bit entries, at most
  * GPU_LIST_CAP candidates) the group stages the neighbourhood as sub-cell
- * ranges in slab order (GPU_SUBHOOD), and warp w sweeps the particles of
+ * ranges in slab order (GPU_SUBHOOD), a thread per candidate
+ * (gpu_subhood_stage), and warp w sweeps the particles of
  * sub-cells w and w + 4 against only the 125/216 of it within reach, as one
  * compacted sequence of candidates (up to s.list_idx = GPU_LIST_IDX of
  * them; a larger reach run by run).

@@ -91,6 +91,8 @@ enum md_backend_kind */
 	int hybrid_ratio_given;	/* set by the user: the autotuner keeps it */
 	int autotune;
 	int persistent;		/* -1 auto, 0 off, 1 on: persistent NVE steps */
+	int compact;		/* -1 auto, 0 off, 1 on: 8-byte positions in
+				 * the register strategy's gathers */
 	/* [output] */
 	char trajectory[512];	/* H5MD file, "" = no trajectory */
 	long traj_every;	/* steps between frames */

@@ -15,8 +15,9 @@
  */
 #define REG_BATCH 8
 
-/* Q: pairs in fixed-point units (gpu_pair_eval, s.cubic_q) */
-template <bool TYPED, bool FC, bool Q, int OUT>
+/* Q: pairs in fixed-point units (gpu_pair_eval, s.cubic_q); C: gathers of
+ * the compact positions (gpu_xc) */
+template <bool TYPED, bool FC, bool Q, int OUT, bool C>
 __global__ void k_force_register(gpu_sys s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,22 +28,34 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, true, Q>(
+	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, true, Q, C>(
 		s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp);
 }
 
+template <int OUT, bool C>
+static void launch_c(const gpu_sys *s, int grid, int block, int tpp,
+		     cudaStream_t st)
+{
+	if (s->ntypes > 1)
+		k_force_register<true, true, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+	else if (s->cubic_q)
+		k_force_register<false, false, true, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+	else if (gpu_fc_free(s))
+		k_force_register<false, false, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+	else
+		k_force_register<false, true, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+}
+
+/* the compact positions when there are any (thermo launches: only with
+ * s->xc_energy, backend.compact_positions = on) */
 template <int OUT>
 static void launch(const gpu_sys *s, int grid, int block, int tpp,
 		   cudaStream_t st)
 {
-	if (s->ntypes > 1)
-		k_force_register<true, true, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
-	else if (s->cubic_q)
-		k_force_register<false, false, true, OUT><<<grid, block, 0, st>>>(*s, tpp);
-	else if (gpu_fc_free(s))
-		k_force_register<false, false, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
+	if (s->xc && (OUT != GPU_F_ENERGY || s->xc_energy))
+		launch_c<OUT, true>(s, grid, block, tpp, st);
 	else
-		k_force_register<false, true, false, OUT><<<grid, block, 0, st>>>(*s, tpp);
+		launch_c<OUT, false>(s, grid, block, tpp, st);
 }
 
 void gpu_force_register(const gpu_sys *s, const gpu_launch *l, int out,

@@ -179,7 +179,7 @@ k_force_staged(gpu_sys s)
 				fi.z += r.z;
 			}
 			if (OUT == GPU_F_KICK_DRIFT)
-				nve_kick_drift(s, i, fi, s.xq_w);
+				nve_kick_drift(s, i, fi, 1);
 			else
 				s.f[i] = fi;
 		}

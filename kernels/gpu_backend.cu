@@ -46,6 +46,7 @@ typedef struct gpu_ctx {
 	cudaGraphExec_t g_multi[2], g_one[2], g_last[2];
 	int graphs_ok, use_cond;
 	int4 *xqbuf[2];		/* s.xq = xqbuf[parity], s.xq_w the other */
+	uint2 *xcbuf[2];	/* the same for s.xc, s.xc_w (NULL: off) */
 	int persist_grid;	/* blocks of the persistent kernel, 0: off */
 	int persist_tpp;	/* its lanes per particle (gpu_persist_tpp) */
 	int parity;
@@ -161,6 +162,8 @@ static void set_parity(gpu_ctx *c, int p)
 	c->parity = p;
 	c->s.xq = c->xqbuf[p];
 	c->s.xq_w = c->xqbuf[1 - p];
+	c->s.xc = c->xcbuf[p];
+	c->s.xc_w = c->xcbuf[1 - p];
 }
 
 /*
@@ -784,6 +787,7 @@ static void gpu_destroy(md_backend *b)
 	cudaFree(s->x); cudaFree(s->v); cudaFree(s->xq0); cudaFree(s->xt);
 	cudaFree(s->vt); cudaFree(s->f); cudaFree(s->img);
 	cudaFree(c->xqbuf[0]); cudaFree(c->xqbuf[1]); cudaFree(c->susp_buf);
+	cudaFree(c->xcbuf[0]); cudaFree(c->xcbuf[1]);
 	cudaFree(s->imgt); cudaFree(s->id); cudaFree(s->idt); cudaFree(s->cell);
 	cudaFree(s->slot); cudaFree(s->cell_count); cudaFree(s->cell_start);
 	cudaFree(s->sub_start);
@@ -865,12 +869,74 @@ static int upload_types(gpu_ctx *c, const md_config *cfg)
 	return 0;
 }
 
+/*
+ * backend.compact_positions = auto: from this many particles. Measured on
+ * the H200 (RESULTS, seventeenth session; steps/s, on against off): LJ
+ * 32,000 in graphs 39,509 against 41,957 and in the persistent kernel
+ * 56,816 against 57,529 (the gathers cost more instructions, and a
+ * latency-bound launch gains nothing from the fewer L1 wavefronts);
+ * 131,072 in graphs 15,208 against 15,049; 256,000 and 500,000 within
+ * 0.5%; 1M 3,525 against 3,459; 8M 455.5 against 443.8; Kob-Andersen
+ * 256,000 6,774 against 6,393.
+ */
+#define GPU_COMPACT_AUTO_MIN 200000
+
+/*
+ * Units of the compact positions (gpu_xc(), gpu_common.cuh): the largest
+ * k per axis whose half range L / (2 k) exceeds, with 2% to spare, the
+ * longest listed pair a force launch meets: rlist plus twice the largest
+ * displacement a particle makes before the check rebuilds (skin/2, or
+ * the refined check's cap). Sets s->cscale, s->cunit (1 when off) and
+ * s->xc_energy. Returns NULL when the compact positions are in use, else
+ * why not.
+ */
+static const char *compact_units(gpu_ctx *c, const md_config *cfg, double rl)
+{
+	gpu_sys *s = &c->s;
+	const double disp = c->susp_on ? sqrt((double)s->susp_cap2) : 0.5 * cfg->skin;
+	const double half = 1.02 * (rl + 2.0 * disp);
+	const char *why = NULL;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		s->cscale[d] = 1.0;
+		s->cunit[d] = 1.f;
+	}
+	s->xc_energy = cfg->compact == 1;
+	if (!cfg->compact)
+		return "off";
+	if (cfg->compact < 0 && s->n < GPU_COMPACT_AUTO_MIN)
+		return "auto: fewer particles than it pays for";
+	if (cfg->strategy >= 0 && cfg->strategy != MD_STRAT_register)
+		return "not the register strategy";
+	if (!cfg->check)
+		return "neighbor.check = false leaves the displacements unbounded";
+	if (s->ntypes > 2)
+		return "more than two types";
+	for (d = 0; d < 3; d++) {
+		const double k = floor(s->dbox[d] / (2.0 * half));
+
+		if (k < 1.0)
+			why = "the box is shorter than twice rc + 2 skin";
+		s->cscale[d] = 2097152.0 * k / s->dbox[d];
+		s->cunit[d] = (float)(1.0 / (s->cscale[d] * 2048.0));
+	}
+	if (why) {
+		for (d = 0; d < 3; d++) {
+			s->cscale[d] = 1.0;
+			s->cunit[d] = 1.f;
+		}
+	}
+	return why;
+}
+
 static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 {
 	gpu_ctx *c = (gpu_ctx *)calloc(1, sizeof(gpu_ctx));
 	gpu_sys *s;
 	md_lj_d ljd;
 	double rl = cfg->cutoff + cfg->skin, vol, need_bytes;
+	const char *xc_why;
 	size_t free_b = 0, total_b = 0;
 	int n = st->n, d, i, est;
 	double4_32a *hx, *hv;
@@ -942,13 +1008,19 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		s->rc_chk2 = (float)(cfg->cutoff * cfg->cutoff * (1.0 + 1e-4));
 		s->rlist_lo2 = (float)(rl * rl * (1.0 - 1e-4));
 	}
+	xc_why = compact_units(c, cfg, rl);
 	s->cubic_q = gpu_fc_free(s) && s->qunit[0] == s->qunit[1] &&
-		     s->qunit[0] == s->qunit[2];
-	s->lj_q = s->lj;
-	s->lj_q.lj1 = s->lj.lj1 * s->qunit[0];
-	s->lj_q.lj2 = s->lj.lj2 * s->qunit[0];
-	s->q2 = s->qunit[0] * s->qunit[0];
-	s->iq = 1.f / s->qunit[0];
+		     s->qunit[0] == s->qunit[2] && s->cunit[0] == s->cunit[1] &&
+		     s->cunit[0] == s->cunit[2];
+	for (d = 0; d < 2; d++) {
+		const float u = d ? s->cunit[0] : s->qunit[0];
+
+		s->qk[d].lj = s->lj;
+		s->qk[d].lj.lj1 = s->lj.lj1 * u;
+		s->qk[d].lj.lj2 = s->lj.lj2 * u;
+		s->qk[d].u2 = u * u;
+		s->qk[d].iu = 1.f / u;
+	}
 	if (n >= GPU_MAX_PARTICLES) {
 		fprintf(stderr, "mdsim: %d particles: the cuda backend takes fewer than %d\n",
 			n, GPU_MAX_PARTICLES);
@@ -960,9 +1032,11 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 
 	/* memory estimate before allocating: say so instead of failing later.
 	 * Per particle: x, v, xt, vt (double4); f (float4), 3 xq (int4); img, imgt
-	 * (int4); id, idt, cell, slot, nn; the list row; the frame buffers of
+	 * (int4); id, idt, cell, slot, nn; the list row; 2 xc (uint2) when
+	 * compact; the frame buffers of
 	 * the first download (3 x 3 doubles, 3 + 1 ints). */
-	need_bytes = (double)n * (4 * 32 + 4 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride) +
+	need_bytes = (double)n * (4 * 32 + 4 * 16 + 2 * 16 + 5 * 4 + 88 + 4.0 * s->stride +
+				  (xc_why ? 0 : 2 * 8)) +
 		     (double)s->ncell * (8 + 8 * GPU_SUB);
 	cudaMemGetInfo(&free_b, &total_b);
 	if (need_bytes > 0.95 * (double)free_b) {
@@ -973,6 +1047,9 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	DALLOC(s->x, n); DALLOC(s->v, n); DALLOC(s->xq0, n); DALLOC(s->xt, n);
 	DALLOC(s->vt, n); DALLOC(s->f, n); DALLOC(s->img, n);
 	DALLOC(c->xqbuf[0], n); DALLOC(c->xqbuf[1], n);
+	if (!xc_why) {
+		DALLOC(c->xcbuf[0], n); DALLOC(c->xcbuf[1], n);
+	}
 	set_parity(c, 0);
 	DALLOC(s->imgt, n); DALLOC(s->id, n); DALLOC(s->idt, n); DALLOC(s->cell, n);
 	DALLOC(s->slot, n); DALLOC(s->cell_count, s->ncell * GPU_SUB);
@@ -1046,6 +1123,12 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			return rc;
 	}
 	autotune(c);
+	if (c->xcbuf[0] && c->strategy != MD_STRAT_register) {
+		cudaFree(c->xcbuf[0]); cudaFree(c->xcbuf[1]);
+		c->xcbuf[0] = c->xcbuf[1] = NULL;
+		set_parity(c, c->parity);
+		xc_why = "the autotuner chose another strategy";
+	}
 	enqueue_force(c, 1);
 	read_status(c);
 	{
@@ -1071,6 +1154,12 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		else if (cfg->persistent == 1)
 			printf("GPU: backend.persistent = on needs the register strategy and a device with cooperative launch and %zu KiB of shared memory per block: steps run in graphs\n",
 			       gpu_persist_smem() / 1024);
+		if (!xc_why)
+			printf("GPU: 8-byte positions in the register strategy's gathers%s: quantum %.2g, separations exact below %.3g (backend.compact_positions)\n",
+			       s->xc_energy ? ", thermo steps included" : " between thermo steps",
+			       1.0 / s->cscale[0], 0.5 * 2097152.0 / s->cscale[0]);
+		else if (cfg->compact == 1)
+			printf("GPU: backend.compact_positions = on: not used (%s)\n", xc_why);
 	}
 	return 0;
 }

@@ -136,8 +136,8 @@ typedef struct gpu_sys {
 	/* cubic box (one qunit q), one type, no force shift: the register
 	 * strategy's pairs in fixed-point units (gpu_pair_eval's Q) */
 	int cubic_q;
-	md_lj_f lj_q;		/* lj with lj1, lj2 times q              */
-	float q2, iq;		/* q^2, 1/q                              */
+	/* Q's constants per unit u: [0] xq's L / 2^32, [1] xc's cunit */
+	struct { md_lj_f lj; float u2, iu; } qk[2];	/* lj1, lj2 times u; u^2; 1/u */
 	double skin_half2;	/* (skin/2)^2 */
 	long long every;
 	int check;
@@ -152,6 +152,14 @@ typedef struct gpu_sys {
 	int4 *xq0;		/* xq at the last build (rebuild check) */
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
+	/* compact positions (gpu_xc()), NULL when off: written wherever xq
+	 * is, xc_w with xq_w; read by the register strategy's gathers */
+	uint2 *xc, *xc_w;
+	int xc_energy;		/* thermo launches read xc too (on), not
+				 * only the steps between them (auto)   */
+	double cscale[3];	/* 2^21 k / L: compact units per length */
+	float cunit[3];		/* L / (2^21 k) / 2^11: a left-aligned
+				 * compact difference's unit            */
 	int small_box;		/* some nc < 4 (list_build.cuh)         */
 	/*
 	 * The refined rebuild check (k_refine, gpu_neighbor.cu): while susp is
@@ -329,14 +337,14 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * knows that no pair is force-shifted (gpu_fc_free()), and the test per
  * pair goes. valid = false: a slot past the particle's list, which
  * contributes nothing (its r2 is replaced by one beyond every cut-off,
- * so no branch is needed). Q (s.cubic_q only): the separation is in
- * fixed-point units, d / q: r^2 takes one multiply by q^2 instead of a
- * multiply per axis, and s.lj_q's force coefficients carry the q that
- * turns F/r into the factor of d / q, so the force sum is unchanged;
- * two instructions fewer per pair. The only place the kernels evaluate a
- * pair.
+ * so no branch is needed). Q (s.cubic_q only; 1: xq's units, 2: xc's):
+ * the separation is in fixed-point units u, d / u: r^2 takes one multiply
+ * by u^2 instead of a multiply per axis, and s.qk[Q - 1].lj's force
+ * coefficients carry the u that turns F/r into the factor of d / u, so
+ * the force sum is unchanged; two instructions fewer per pair. The only
+ * place the kernels evaluate a pair.
  */
-template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
+template <bool TYPED, bool EFLAG = true, bool FC = true, int Q = 0>
 static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 						     float dy, float dz, int ti,
 						     int tj, float3 &f, float &e,
@@ -347,7 +355,7 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 	float en, fr;
 
 	if (Q)
-		r2 *= s.q2;
+		r2 *= s.qk[Q - 1].u2;
 	if (!valid)
 		r2 = 1e30f;
 	if (TYPED) {
@@ -355,14 +363,14 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 
 		fr = md_lj_pair_fs_f(r2, &c, &en, FC);
 	} else {
-		fr = md_lj_pair_fs_f(r2, Q ? &s.lj_q : &s.lj, &en, FC);
+		fr = md_lj_pair_fs_f(r2, Q ? &s.qk[Q ? Q - 1 : 0].lj : &s.lj, &en, FC);
 	}
 	f.x += dx * fr;
 	f.y += dy * fr;
 	f.z += dz * fr;
 	if (EFLAG) {
 		e += en;
-		w += Q ? r2 * fr * s.iq : r2 * fr;
+		w += Q ? r2 * fr * s.qk[Q ? Q - 1 : 0].iu : r2 * fr;
 	}
 }
 
@@ -436,8 +444,84 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 {
 	const float3 d = Q ? gpu_dq(qi, qj) : gpu_sep_q(s, qi, qj);
 
-	gpu_pair_eval<TYPED, EFLAG, FC, Q>(s, d.x, d.y, d.z, qi.w, qj.w, f, e, w,
-					   valid);
+	gpu_pair_eval<TYPED, EFLAG, FC, Q ? 1 : 0>(s, d.x, d.y, d.z, qi.w, qj.w,
+						   f, e, w, valid);
+}
+
+/*
+ * Compact positions (xc, 8 bytes): the register strategy's gathers. The
+ * force launch at 1M particles is bound by the L1 data pipe, at about ten
+ * wavefronts per 16-byte gather of a warp; with 8 bytes the same gathers
+ * took 41% fewer wavefronts (RESULTS, seventeenth session). Per axis, 21
+ * bits: X = round(x 2^21 k / L) mod 2^21 for an integer k >= 1, so that
+ * x + L gives the same X (the period L is k whole ranges of 2^21), and
+ * the difference of two X taken mod 2^21 is the separation in units of
+ * L / (2^21 k) as long as it is shorter than half the range,
+ * L / (2 k): the backend picks the largest k whose half range exceeds
+ * the longest listed pair that a force launch can meet (rlist plus the
+ * two particles' largest displacements between builds), gpu_init. The
+ * quantum L / (2^21 k) is then 2 to 4e-6 sigma at rc 2.5 in any box: the
+ * rounding of float coordinates near 30 to 60 sigma, and the forces are
+ * those of positions moved by up to half of it (a float-position engine's
+ * precision; xq's quantum is L / 2^32). Layout of the 64 bits (lo, hi):
+ * X in lo bits 0-20, the type (0 or 1: two types at most) in lo bit 21,
+ * Y in lo bits 22-31 and hi bits 0-10, Z in hi bits 11-31, so that each
+ * axis comes out left-aligned in a 32-bit word in one or two
+ * instructions (gpu_dc): the integer difference of two left-aligned
+ * fields is the wrapped separation times 2^11, exact in float (21
+ * significant bits).
+ */
+static __device__ __forceinline__ uint2 gpu_xc(const gpu_sys &s,
+					       const double4_32a &x)
+{
+	const unsigned m = 0x1FFFFFu;
+	const unsigned X = (unsigned)(unsigned long long)__double2ll_rn(x.x * s.cscale[0]) & m;
+	const unsigned Y = (unsigned)(unsigned long long)__double2ll_rn(x.y * s.cscale[1]) & m;
+	const unsigned Z = (unsigned)(unsigned long long)__double2ll_rn(x.z * s.cscale[2]) & m;
+
+	return make_uint2(X | ((unsigned)x.w & 1u) << 21 | Y << 22,
+			  Y >> 10 | Z << 11);
+}
+
+/* The axes of c left-aligned (the low 11 bits zero), type in w. */
+static __device__ __forceinline__ int4 gpu_xc_fields(const uint2 &c)
+{
+	return make_int4((int)(c.x << 11), (int)(__funnelshift_l(c.x, c.y, 21) & ~0x7FFu),
+			 (int)(c.y & ~0x7FFu), (int)(c.x >> 21 & 1u));
+}
+
+/*
+ * gpu_dc - the wrapped difference ci - cj of two compact positions
+ * (fields from gpu_xc_fields), in float, in units of s.cunit (the
+ * quantum / 2^11).
+ */
+static __device__ __forceinline__ float3 gpu_dc(const int4 &ci, const int4 &cj)
+{
+	return make_float3((float)(int)((unsigned)ci.x - (unsigned)cj.x),
+			   (float)(int)((unsigned)ci.y - (unsigned)cj.y),
+			   (float)(int)((unsigned)ci.z - (unsigned)cj.z));
+}
+
+/*
+ * gpu_pair_accum_c - gpu_pair_accum_q for the fields of two compact
+ * positions (Q: in xc's units, s.qk[1]).
+ */
+template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
+static __device__ __forceinline__ void gpu_pair_accum_c(const gpu_sys &s,
+							const int4 &ci,
+							const int4 &cj,
+							float3 &f, float &e,
+							float &w, bool valid = true)
+{
+	float3 d = gpu_dc(ci, cj);
+
+	if (!Q) {
+		d.x *= s.cunit[0];
+		d.y *= s.cunit[1];
+		d.z *= s.cunit[2];
+	}
+	gpu_pair_eval<TYPED, EFLAG, FC, Q ? 2 : 0>(s, d.x, d.y, d.z, ci.w, cj.w,
+						   f, e, w, valid);
 }
 
 /*

@@ -139,7 +139,7 @@ __global__ void k_integrate1(gpu_sys s)
 			v = langevin(s, i, v, s.st->step, 2u);
 		v = kick(s, i, v, gpu_hdtm(s, i));
 		s.v[i] = v;
-		drift_and_check(s, i, v, s.xq);
+		drift_and_check(s, i, v, 0);
 	}
 }
 
@@ -169,9 +169,9 @@ __global__ void k_kick_drift(gpu_sys s)
 			v = langevin(s, i, v, n + 1, 2u);
 			v = kick(s, i, v, h);
 			s.v[i] = v;
-			drift_and_check(s, i, v, s.xq);
+			drift_and_check(s, i, v, 0);
 		} else {
-			nve_kick_drift(s, i, s.f[i], s.xq);
+			nve_kick_drift(s, i, s.f[i], 0);
 		}
 	}
 	finish_step(s);

@@ -128,6 +128,7 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 	for (int k = 0; k < nsteps; k++) {
 		const int slot = k % 3;
 		int4 *tmp;
+		uint2 *tmpc;
 
 		if (block_flag(&s.st->halt))
 			return;
@@ -151,6 +152,9 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 		tmp = s.xq;
 		s.xq = s.xq_w;
 		s.xq_w = tmp;
+		tmpc = s.xc;	/* NULL with compact positions off */
+		s.xc = s.xc_w;
+		s.xc_w = tmpc;
 		g.sync();
 	}
 	/* the graph path's flag: the request for the next step (after a halt

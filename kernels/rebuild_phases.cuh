@@ -205,6 +205,8 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 
 		s.xq[k] = q;
 		s.xq0[k] = q;
+		if (s.xc)
+			s.xc[k] = gpu_xc(s, x);
 		s.xt[k] = x;
 		s.vt[k] = s.v[i];
 		s.imgt[k] = s.img[i];

@@ -62,6 +62,21 @@ static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
 }
 
 /*
+ * The positions the path gathers: xq (int4, C false) or the compact xc
+ * (uint2, C true; gpu_xc()), and a gathered one's left-aligned fields.
+ */
+template <bool C> struct reg_pos {
+	using T = int4;
+	static __device__ __forceinline__ const T *base(const gpu_sys &s) { return s.xq; }
+	static __device__ __forceinline__ int4 fields(const T &q) { return q; }
+};
+template <> struct reg_pos<true> {
+	using T = uint2;
+	static __device__ __forceinline__ const T *base(const gpu_sys &s) { return s.xc; }
+	static __device__ __forceinline__ int4 fields(const T &c) { return gpu_xc_fields(c); }
+};
+
+/*
  * Particles [first, n): group g handles particle first + g, for
  * g = g0, g0 + gstride, ... (grid stride). All lanes of a warp iterate the
  * same number of times, so shuffles see full groups. OUT: GPU_F_* (with
@@ -89,10 +104,11 @@ static __device__ __forceinline__ void reg_load_vec(const int *p, int *v)
  * of a 1M launch from 91% to 84% (tpp 2); with BATCH 4 the autotuner then
  * picks tpp 1, 2,881 -> 3,046 steps/s at 1M, 353 -> 376 at 8M. The
  * persistent kernel lost 1.5% with it at 32k and keeps the strided order.
- * Q: see gpu_pair_eval() (s.cubic_q).
+ * Q: see gpu_pair_eval() (s.cubic_q). C: gather the compact positions
+ * (reg_pos; the particle's own as well).
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool VEC = false, bool Q = false>
+	  bool VEC = false, bool Q = false, bool C = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -119,10 +135,10 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		const int g = gbase + (g0 % gpw);
 		const bool act = g < count;
 		const int i = first + (act ? g : 0);
-		const int4 qi = s.xq[i];
+		const int4 qi = reg_pos<C>::fields(reg_pos<C>::base(s)[i]);
 		const int nn = act ? s.nn[i] : 0;
 		const int *p = s.nl + gpu_nl_row(s.stride, i);
-		const int4 *xq = s.xq;
+		const typename reg_pos<C>::T *xq = reg_pos<C>::base(s);
 		float3 f = make_float3(0.f, 0.f, 0.f);
 		float e = 0.f, w = 0.f;
 		int k0 = 0, en[BATCH];
@@ -152,7 +168,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 
 		load_idx(0);
 		while (k0 < nn) {
-			int4 qj[BATCH];
+			typename reg_pos<C>::T qj[BATCH];
 
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
@@ -162,9 +178,16 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			k0 += S;
 			next_window(k0);
 #pragma unroll
-			for (int u = 0; u < BATCH; u++)
-				gpu_pair_accum_q<TYPED, EFLAG, FC, Q>(s, qi, qj[u], f, e, w,
-								      kb + u * e_step < nn);
+			for (int u = 0; u < BATCH; u++) {
+				const bool valid = kb + u * e_step < nn;
+
+				if constexpr (C)
+					gpu_pair_accum_c<TYPED, EFLAG, FC, Q>(
+						s, qi, gpu_xc_fields(qj[u]), f, e, w, valid);
+				else
+					gpu_pair_accum_q<TYPED, EFLAG, FC, Q>(
+						s, qi, qj[u], f, e, w, valid);
+			}
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);
@@ -175,7 +198,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			const float4 fi = make_float4(f.x, f.y, f.z, 0.f);
 
 			if (OUT == GPU_F_KICK_DRIFT)
-				nve_kick_drift(s, i, fi, s.xq_w);
+				nve_kick_drift(s, i, fi, 1);
 			else
 				s.f[i] = fi;
 		}

@@ -237,6 +237,138 @@ START_TEST(test_strategies_mixture)
 }
 END_TEST
 
+/*
+ * The compact positions' scale along axis d (kernels/gpu_common.cuh,
+ * gpu_xc): 2^21 k / L with k the largest integer whose half range
+ * L / (2 k) exceeds 1.02 (rlist + 2 disp), disp the largest displacement
+ * before the rebuild check acts: skin/2, or with the refined check (4 or
+ * more cells of at least rlist per edge, and room for it) its cap, a - rc
+ * - skin/2 for the narrowest cell a. The rule as documented, written out
+ * here independently of the backend's code.
+ */
+static double compact_scale(const md_config *cfg, const md_state *st, int d)
+{
+	const double rl = cfg->cutoff + cfg->skin;
+	double a = 1e300, disp = 0.5 * cfg->skin, cap, half;
+	int e, small = 0;
+
+	for (e = 0; e < 3; e++) {
+		int nc = (int)(st->box[e] / rl);
+
+		nc = nc < 1 ? 1 : nc;
+		small |= nc < 4;
+		a = fmin(a, st->box[e] / nc);
+	}
+	cap = (a - cfg->cutoff - 0.5 * cfg->skin) * (1.0 - 1e-4);
+	if (cfg->check && !small && cap > 0.5 * cfg->skin)
+		disp = sqrt((double)(float)(cap * cap));
+	half = 1.02 * (rl + 2.0 * disp);
+	return 2097152.0 * floor(st->box[d] / (2.0 * half)) / st->box[d];
+}
+
+/* Largest |a - b| / (|b| + F_rms of b) over the force components. */
+static double force_error(const double *a, const double *b, int n)
+{
+	double frms = 0.0, worst = 0.0;
+	int i;
+
+	for (i = 0; i < 3 * n; i++)
+		frms += b[i] * b[i];
+	frms = fmax(sqrt(frms / (3.0 * n)), 1.0);
+	for (i = 0; i < 3 * n; i++)
+		worst = fmax(worst, fabs(a[i] - b[i]) / (fabs(b[i]) + frms));
+	return worst;
+}
+
+/*
+ * backend.compact_positions = on (every launch gathers the 8-byte
+ * positions): the register strategy's forces, energy and virial against
+ * the CPU backend at the same positions rounded to the compact grid, to
+ * float precision (compare_strategy's int4 path: 1.5e-6 to 3e-6), and
+ * against the exact positions within compare_strategy's bound (the
+ * rounding moves each coordinate by up to half a quantum, 2e-6 to 4e-6).
+ */
+static void compare_compact(md_config *cfg, const md_state *st)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL };
+	md_state g, q;
+	md_thermo th;
+	ref rq, rx;
+	double eq, ex;
+	int i, d, n = st->n;
+
+	state_copy(&q, st);
+	for (d = 0; d < 3; d++) {
+		const double c = compact_scale(cfg, st, d);
+
+		ck_assert(c > 0.0);
+		for (i = 0; i < n; i++) {
+			double x = rint(st->x[3 * i + d] * c) / c;
+
+			x = x >= st->box[d] ? x - st->box[d] : x;
+			q.x[3 * i + d] = x;
+		}
+	}
+	cfg->strategy = MD_STRAT_register;
+	cpu_reference(cfg, &q, &rq);
+	cpu_reference(cfg, st, &rx);
+	cfg->compact = 1;
+	state_copy(&g, st);
+	ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
+	ops->thermo(&gpu, &th);
+	ops->download(&gpu, &g, MD_F_F);
+	eq = force_error(g.f, rq.st.f, n);
+	ex = force_error(g.f, rx.st.f, n);
+	printf("  compact n=%d  max force error %.2e against the rounded positions, %.2e against the exact ones  pe %.9f vs %.9f (exact %.9f)\n",
+	       n, eq, ex, th.pe / n, rq.th.pe / n, rx.th.pe / n);
+	ck_assert_msg(eq < 2e-5, "compact: force error %g against the rounded positions", eq);
+	ck_assert_msg(ex < 1e-3, "compact: force error %g against the exact positions", ex);
+	ck_assert_msg(fabs(th.pe - rq.th.pe) <= 2e-6 * fabs(rq.th.pe),
+		      "compact: pe %.10g vs %.10g", th.pe, rq.th.pe);
+	ck_assert_msg(fabs(th.virial - rq.th.virial) <= 2e-5 * n,
+		      "compact: virial %.10g vs %.10g", th.virial, rq.th.virial);
+	cfg->compact = -1;
+	ops->destroy(&gpu);
+	md_state_free(&g);
+	md_state_free(&q);
+	md_state_free(&rq.st);
+	md_state_free(&rx.st);
+}
+
+START_TEST(test_compact_positions)
+{
+	md_config cfg;
+	md_state st;
+
+	if (!test_gpu_present())
+		return;
+	/* a cube (one unit: the pairs in compact units), force-shifted and
+	 * not: the Q path and the per-axis one */
+	test_config(&cfg, 0.8442, 9, 1.44, 2.5, MD_SHIFT_NONE);
+	liquid_state(&cfg, &st, 300);
+	compare_compact(&cfg, &st);
+	md_state_free(&st);
+	test_config(&cfg, 0.8442, 9, 1.44, 2.5, MD_SHIFT_FORCE);
+	liquid_state(&cfg, &st, 300);
+	compare_compact(&cfg, &st);
+	md_state_free(&st);
+	/* a brick, k = 1, 1 and 2 along x, y, z (each axis its unit) */
+	test_config(&cfg, 0.8442, 5, 1.0, 2.5, MD_SHIFT_FORCE);
+	cfg.cells[1] = 7;
+	cfg.cells[2] = 12;
+	cfg.skin = 0.4;
+	liquid_state(&cfg, &st, 100);
+	compare_compact(&cfg, &st);
+	md_state_free(&st);
+	/* Kob-Andersen: the type in the position's spare bit */
+	ka_config(&cfg, MD_SHIFT_FORCE);
+	ka_liquid(&cfg, &st, 300);
+	compare_compact(&cfg, &st);
+	md_state_free(&st);
+}
+END_TEST
+
 /* Total energy and momentum sum m v of a backend's current state. */
 static void energy_momentum(md_backend *b, const md_config *cfg, md_state *st,
 			    double *e, double p[3])
@@ -500,10 +632,13 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 	/* idx_max >= 0: the list build compacts only octant reaches up to
 	 * that many candidates (gpu_test_list_idx_max); 500 is about the
 	 * median reach at 5 cells per edge, so both of its paths run */
-	static const struct { int strat, persistent, idx_max; } v[] = {
-		{ MD_STRAT_global, 0, -1 }, { MD_STRAT_register, 0, -1 },
-		{ MD_STRAT_register, 1, -1 }, { MD_STRAT_staged, 0, -1 },
-		{ MD_STRAT_register, 1, 500 },
+	/* compact: backend.compact_positions (on: the 8-byte positions in
+	 * every launch of `register`; the persistent kernel writes them) */
+	static const struct { int strat, persistent, idx_max, compact; } v[] = {
+		{ MD_STRAT_global, 0, -1, 0 }, { MD_STRAT_register, 0, -1, 0 },
+		{ MD_STRAT_register, 1, -1, 0 }, { MD_STRAT_staged, 0, -1, 0 },
+		{ MD_STRAT_register, 1, 500, 0 }, { MD_STRAT_register, 0, -1, 1 },
+		{ MD_STRAT_register, 1, -1, 1 },
 	};
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
@@ -523,6 +658,7 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 
 		cfg->strategy = v[m].strat;
 		cfg->persistent = v[m].persistent;
+		cfg->compact = v[m].compact;
 		state_copy(&g, st);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 		if (v[m].idx_max >= 0)
@@ -536,6 +672,8 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		tag[0] = '\0';
 		if (v[m].idx_max >= 0)
 			snprintf(tag, sizeof(tag), " (list_idx %d)", v[m].idx_max);
+		if (v[m].compact)
+			snprintf(tag, sizeof(tag), " (compact positions)");
 		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
 		       md_strategy_names[cfg->strategy],
 		       v[m].persistent ? " persistent" : "", tag, what, dx, dv,
@@ -549,6 +687,7 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		ops->destroy(&gpu);
 		md_state_free(&g);
 	}
+	cfg->compact = -1;
 	cpu.ops->destroy(&cpu);
 	md_state_free(&c);
 }
@@ -1087,6 +1226,17 @@ START_TEST(test_nve_drift)
 	/* both are dominated by the O(dt^2) fluctuation of the shadow
 	 * Hamiltonian; float forces must not add a drift beyond 2x that */
 	ck_assert_msg(xg <= 2.0 * xc, "GPU excursion %g > 2 x CPU %g", xg, xc);
+	/* the same with the register strategy's forces from the compact
+	 * positions in every step (the rounding's force noise) and from
+	 * the exact ones */
+	cfg.strategy = MD_STRAT_register;
+	for (int on = 1; on >= 0; on--) {
+		cfg.compact = on;
+		nve_drift(gpu_backend_ops(), &cfg, nsteps, &dg, &xg);
+		printf("  NVE register, compact positions %s: drift per particle %.3e, largest excursion %.3e\n",
+		       on ? "on " : "off", dg, xg);
+		ck_assert_msg(xg <= 2.0 * xc, "GPU excursion %g > 2 x CPU %g (compact %d)", xg, xc, on);
+	}
 }
 END_TEST
 
@@ -1100,6 +1250,7 @@ static Suite *gpu_suite(void)
 	tcase_add_test(t, test_strategies_lattice);
 	tcase_add_test(t, test_strategies_liquid);
 	tcase_add_test(t, test_strategies_mixture);
+	tcase_add_test(t, test_compact_positions);
 	tcase_add_test(t, test_unequal_masses);
 	tcase_add_test(t, test_thermostat_gpu);
 	tcase_add_test(t, test_langevin_device);

@@ -335,9 +335,9 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * function in float, accumulated into f, e, w (e and w only with EFLAG:
  * without, the compiler drops the energy terms). FC = false: the caller
  * knows that no pair is force-shifted (gpu_fc_free()), and the test per
- * pair goes. valid = false: a slot past the particle's list, which
- * contributes nothing (its r2 is replaced by one beyond every cut-off,
- * so no branch is needed). Q (s.cubic_q only; 1: xq's units, 2: xc's):
+ * pair goes. valid = false: a slot past the particle's list (the particle
+ * itself, r2 = 0), which contributes nothing (md_lj_pair_fs's live: one
+ * predicate with the cut-off test, no branch). Q (s.cubic_q only; 1: xq's units, 2: xc's):
  * the separation is in fixed-point units u, d / u: r^2 takes one multiply
  * by u^2 instead of a multiply per axis, and s.qk[Q - 1].lj's force
  * coefficients carry the u that turns F/r into the factor of d / u, so
@@ -356,14 +356,12 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 
 	if (Q)
 		r2 *= s.qk[Q - 1].u2;
-	if (!valid)
-		r2 = 1e30f;
 	if (TYPED) {
 		md_lj_f c = gpu_pair_coeff(s, ti, tj);
 
-		fr = md_lj_pair_fs_f(r2, &c, &en, FC);
+		fr = md_lj_pair_fs_f(r2, &c, &en, FC, valid);
 	} else {
-		fr = md_lj_pair_fs_f(r2, Q ? &s.qk[Q ? Q - 1 : 0].lj : &s.lj, &en, FC);
+		fr = md_lj_pair_fs_f(r2, Q ? &s.qk[Q ? Q - 1 : 0].lj : &s.lj, &en, FC, valid);
 	}
 	f.x += dx * fr;
 	f.y += dy * fr;

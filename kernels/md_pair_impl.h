@@ -17,17 +17,21 @@ typedef struct MD_SFX(md_lj) {
  * md_lj_pair_fs - LJ interaction of one pair at squared distance r2.
  * Returns F/r (so that F_vec = r_vec * result, r_vec = r_i - r_j, and the
  * pair virial is r2 * result); stores the pair energy in *e. Both are 0 at
- * r2 >= rc2. r2 must be > 0. Written without branches on r2 so that it
- * vectorises on the CPU and does not diverge on the GPU. fshift = 0 tells
- * it that no pair is force-shifted (c->fc == 0 for all), so that a caller
- * with that constant drops the test; md_lj_pair() passes 1.
+ * r2 >= rc2, and when live is 0 (a slot that holds no pair: r2 may then
+ * be anything, 0 included). Written without branches on r2 so that it
+ * vectorises on the CPU and does not diverge on the GPU: the results are
+ * selected, not multiplied by a 0/1 factor, so that an infinite or NaN
+ * value of a dead slot does not leak (and on the GPU the two tests are one
+ * predicate, seventeenth session). fshift = 0 tells it that no pair is
+ * force-shifted (c->fc == 0 for all), so that a caller with that constant
+ * drops the test; md_lj_pair() passes 1.
  */
 static MD_INLINE MD_REAL MD_SFX(md_lj_pair_fs)(MD_REAL r2,
 						 const MD_SFX(md_lj) *c,
-						 MD_REAL *e, int fshift)
+						 MD_REAL *e, int fshift,
+						 int live)
 {
-	const MD_REAL one = (MD_REAL)1;
-	MD_REAL in = r2 < c->rc2 ? one : (MD_REAL)0;
+	const int in = live & (r2 < c->rc2);
 	MD_REAL ir2 = MD_RCP(r2);
 	MD_REAL ir6 = ir2 * ir2 * ir2;
 	MD_REAL fr = ir6 * (c->lj1 * ir6 - c->lj2) * ir2;
@@ -39,8 +43,8 @@ static MD_INLINE MD_REAL MD_SFX(md_lj_pair_fs)(MD_REAL r2,
 		fr -= c->fc * ir;
 		en += c->fc * (r - c->rc);
 	}
-	*e = in * en;
-	return in * fr;
+	*e = in ? en : (MD_REAL)0;
+	return in ? fr : (MD_REAL)0;
 }
 
 /* md_lj_pair - md_lj_pair_fs() for any cut-off mode. */
@@ -48,5 +52,5 @@ static MD_INLINE MD_REAL MD_SFX(md_lj_pair)(MD_REAL r2,
 					      const MD_SFX(md_lj) *c,
 					      MD_REAL *e)
 {
-	return MD_SFX(md_lj_pair_fs)(r2, c, e, 1);
+	return MD_SFX(md_lj_pair_fs)(r2, c, e, 1, 1);
 }

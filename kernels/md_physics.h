@@ -30,22 +30,23 @@
 enum md_shift { MD_SHIFT_NONE = 0, MD_SHIFT_ENERGY = 1, MD_SHIFT_FORCE = 2 };
 
 /*
- * md_rcp_f - 1/x in float. On the device: the hardware reciprocal and one
- * Newton step, which is the fast path of the IEEE division 1.0f / x (the
- * same bits for normal x below 2^126), without its branch to the slow path
- * for denormal or huge x (those flush: x = 0 gives NaN, as the forces of
- * the IEEE path do too, and the blow-up check catches it). A pair's r2 is
- * never near those ranges; the branch cost the force kernels six
- * instructions per pair.
+ * md_rcp_f - 1/x in float. On the device: the hardware reciprocal alone
+ * (rcp.approx.ftz, relative error below 2^-23: within an ulp of 1.0f / x),
+ * without the IEEE division's branch to its slow path for denormal or huge
+ * x (those flush; x = 0 gives infinity) and, since the seventeenth session,
+ * without the Newton step that made it round like the division: the
+ * compact positions left the force launch bound by instruction issue,
+ * where the step's two instructions per pair cost time (RESULTS). A pair's
+ * r2 is never near those ranges; the branch cost six instructions per
+ * pair.
  */
 static MD_INLINE float md_rcp_f(float x)
 {
 #ifdef __CUDA_ARCH__
-	float r, e;
+	float r;
 
 	asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-	e = __fmaf_rn(x, r, -1.0f);
-	return __fmaf_rn(r, -e, r);
+	return r;
 #else
 	return 1.0f / x;
 #endif

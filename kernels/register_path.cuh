@@ -173,13 +173,16 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 #pragma unroll
 			for (int u = 0; u < BATCH; u++)
 				qj[u] = reg_load<NC>(xq + en[u]);
-			const int kb = k0 + e_lane;
+			/* slots left in the particle's list from this lane's
+			 * first: slot u is live if u e_step < rem (a compare
+			 * with a constant per slot) */
+			const int rem = nn - (k0 + e_lane);
 
 			k0 += S;
 			next_window(k0);
 #pragma unroll
 			for (int u = 0; u < BATCH; u++) {
-				const bool valid = kb + u * e_step < nn;
+				const bool valid = u * e_step < rem;
 
 				if constexpr (C)
 					gpu_pair_accum_c<TYPED, EFLAG, FC, Q>(

@@ -62,15 +62,24 @@ sanitize)
 	# `list4`: every tool on the list build at 4 cells per edge (its
 	# sub-cell path; small.ini has 3, the minimum-image path), racecheck 3
 	# steps; `persist4` the same with the persistent kernel rebuilding
-	# every 3 steps; `list4s`: racecheck of the 16-bit list of `staged`.
+	# every 3 steps; `list4s`: racecheck of the 16-bit list of `staged`;
+	# `compact` and `persist4lb` below.
 	t_all=$SECONDS; L=$(mktemp -d)
-	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 persist4 list4s}; do
+	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 persist4 list4s compact persist4lb}; do
 		for tool in memcheck racecheck synccheck initcheck; do
-			extra=(); st=$s
+			extra=(); st=$s; pre=()
 			[ $s = persistent ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3); }
 			[ $s = list4 ] && { st=register; extra=(--set 'system.cells=8 8 8'); }
 			[ $s = persist4 ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3 --set 'system.cells=8 8 8'); }
 			[ $s = list4s ] && { [ $tool = racecheck ] || continue; st=staged; extra=(--set 'system.cells=8 8 8'); }
+			# `compact`: register with the 8-byte positions in every launch
+			[ $s = compact ] && { st=register; extra=(--set backend.compact_positions=on --set backend.persistent=off); }
+			# `persist4lb`: persist4's memcheck with the host waiting for
+			# each launch (CUDA_LAUNCH_BLOCKING=1): the same kernels,
+			# graphs and conditional nodes; the unserialized run's
+			# reports are the open finding in docs/reliability.md
+			[ $s = persist4lb ] && { [ $tool = memcheck ] || continue; st=register; pre=(env CUDA_LAUNCH_BLOCKING=1)
+				extra=(--set backend.persistent=on --set neighbor.every=3 --set 'system.cells=8 8 8'); }
 			case $tool in
 			memcheck) args=(--steps 60) ;;
 			racecheck) args=(--set 'system.cells=4 4 4' --set backend.autotune=false --steps 3)
@@ -79,7 +88,7 @@ sanitize)
 			*) args=(--set backend.autotune=false --steps 200) ;;
 			esac
 			t0=$SECONDS
-			timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 ./$B/mdsim configs/small.ini \
+			timeout 100 "${pre[@]}" compute-sanitizer --tool $tool --error-exitcode 9 ./$B/mdsim configs/small.ini \
 				--backend cuda --strategy $st --quiet "${args[@]}" "${extra[@]}" > "$L/$tool.log" 2>&1
 			rc=$?; echo "$tool $s rc=$rc $((SECONDS - t0)) s $(tail -n 1 "$L/$tool.log")"
 			[ $rc = 0 ] || grep -v "^autotune" "$L/$tool.log" | head -n 20

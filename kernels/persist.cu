@@ -101,7 +101,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	g.sync();
 	rb_scan_add(s, t, nt);
 	g.sync();
-	rb_scatter(s, t, nt);
+	rb_scatter<false>(s, t, nt);
 	g.sync();
 	rb_list<SMALL, GPU_PERSIST_LIST_R>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
 		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp, true, true);
@@ -128,7 +128,6 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 	for (int k = 0; k < nsteps; k++) {
 		const int slot = k % 3;
 		int4 *tmp;
-		uint2 *tmpc;
 
 		if (block_flag(&s.st->halt))
 			return;
@@ -147,14 +146,11 @@ k_persist_nve(gpu_sys s, int tpp, int nsteps)
 			count_since(s);
 			s.st->step++;
 		}
-		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH, false, FC>(
-			s, tpp, 0, t / tpp, nt / tpp);
+		gpu_register_path<TYPED, GPU_F_KICK_DRIFT, BATCH, false, FC,
+				  false, false, false, false>(s, tpp, 0, t / tpp, nt / tpp);
 		tmp = s.xq;
 		s.xq = s.xq_w;
 		s.xq_w = tmp;
-		tmpc = s.xc;	/* NULL with compact positions off */
-		s.xc = s.xc_w;
-		s.xc_w = tmpc;
 		g.sync();
 	}
 	/* the graph path's flag: the request for the next step (after a halt

@@ -196,6 +196,7 @@ static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int 
  * inside the list build instead of as a launch of its own between the two
  * (the sixteenth session: 1M ~58 us a rebuild, RESULTS).
  */
+template <bool XC = true>	/* XC false: the persistent kernel (no xc) */
 static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
 {
 	for (int i = t; i < s.n; i += nt) {
@@ -205,7 +206,7 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 
 		s.xq[k] = q;
 		s.xq0[k] = q;
-		if (s.xc)
+		if (XC && s.xc)
 			s.xc[k] = gpu_xc(s, x);
 		s.xt[k] = x;
 		s.vt[k] = s.v[i];

@@ -105,10 +105,13 @@ template <> struct reg_pos<true> {
  * picks tpp 1, 2,881 -> 3,046 steps/s at 1M, 353 -> 376 at 8M. The
  * persistent kernel lost 1.5% with it at 32k and keeps the strided order.
  * Q: see gpu_pair_eval() (s.cubic_q). C: gather the compact positions
- * (reg_pos; the particle's own as well).
+ * (reg_pos; the particle's own as well). XC: the drift writes the compact
+ * positions when there are any (false: the persistent kernel, which runs
+ * only without them; their code cost it spills, RESULTS seventeenth
+ * session).
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool VEC = false, bool Q = false, bool C = false>
+	  bool VEC = false, bool Q = false, bool C = false, bool XC = true>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -201,7 +204,7 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			const float4 fi = make_float4(f.x, f.y, f.z, 0.f);
 
 			if (OUT == GPU_F_KICK_DRIFT)
-				nve_kick_drift(s, i, fi, 1);
+				nve_kick_drift<XC>(s, i, fi, 1);
 			else
 				s.f[i] = fi;
 		}

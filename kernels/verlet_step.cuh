@@ -46,7 +46,8 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, f
  * Drift with the kicked velocity v, store the fixed-point copy for the
  * force kernels into xq (w = 0: s.xq, or w = 1: the other buffer, s.xq_w,
  * when the force kernel itself drifts: it still reads s.xq), and the
- * compact copy into the xc buffer alongside (if any), and decide on the rebuild
+ * compact copy into the xc buffer alongside (if any; XC false: the
+ * persistent kernel, which runs only without them), and decide on the rebuild
  * (displacement since the last build). The displacement is that of the
  * fixed-point positions (gpu_sep_q: the minimum image, in float), so the
  * check reads 16 bytes a particle (xq0), not the 32 of a double copy; a
@@ -57,6 +58,7 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, f
  * to 71 registers and 1M from 3,130 to 2,957 steps/s (tenth session).
  * Measured at 1M (RESULTS, tenth session): 3,067 -> 3,078 steps/s.
  */
+template <bool XC = true>
 static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 						       double4_32a v, int w)
 {
@@ -69,7 +71,7 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 	s.x[i] = x;
 	q = gpu_xq(s, x);
 	(w ? s.xq_w : s.xq)[i] = q;
-	if (s.xc)
+	if (XC && s.xc)
 		(w ? s.xc_w : s.xc)[i] = gpu_xc(s, x);
 	if (s.check) {
 		const float3 d = gpu_sep_q(s, q, s.xq0[i]);
@@ -108,13 +110,14 @@ static __device__ __forceinline__ double4_32a kick_f(double4_32a v, double h,
  * the same force f (one full kick), then the drift into buffer w
  * (drift_and_check). Completes step k for particle i.
  */
+template <bool XC = true>
 static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
 						      float4 f, int w)
 {
 	double4_32a v = kick_f(s.v[i], 2.0 * gpu_hdtm(s, i), f);
 
 	s.v[i] = v;
-	drift_and_check(s, i, v, w);
+	drift_and_check<XC>(s, i, v, w);
 }
 
 #endif

@@ -133,7 +133,7 @@ static const cfg_key cfg_keys[] = {
 	{ "backend", "persistent", T_ENUM, OFF(persistent), "auto", 0, 0, "auto|off|on", -1,
 	  "", "NVE with the register strategy: run the steps between thermo outputs, rebuilds included, in one persistent GPU kernel (on; auto: up to 180,000 particles, where it measured faster; off: CUDA graphs)", 0 },
 	{ "backend", "compact_positions", T_ENUM, OFF(compact), "auto", 0, 0, "auto|off|on", -1,
-	  "", "register strategy: the force gathers read 8-byte positions (21 bits per axis, rounded by at most 2e-6 sigma at rc 2.5) instead of the 16-byte fixed-point ones (auto: from 200,000 particles, in the steps between thermo outputs, whose energies and pressures keep the exact positions; on: every force evaluation; off: never). Needs neighbor.check, at most two types, a box edge of at least 2 (rc + 2 skin) and the steps in graphs (backend.persistent off, or auto above 180,000 particles)", 0 },
+	  "", "register strategy: the force gathers read 8-byte positions (21 bits per axis, rounded by at most 2e-6 sigma at rc 2.5) instead of the 16-byte fixed-point ones (auto: from 200,000 particles, in the steps between thermo outputs, whose energies and pressures keep the exact positions; on: every force evaluation; off: never). Needs neighbor.check, at most two types, a box edge of at least 2.04 (rc + 2 skin) (more with the refined rebuild check) and the steps in graphs (backend.persistent off, or auto above 180,000 particles)", 0 },
 	{ "output", "trajectory", STR(trajectory), "", 0, 0, NULL, 0, "",
 	  "H5MD trajectory file (empty: none)", LEN(trajectory) },
 	{ "output", "every", T_LONG, OFF(traj_every), "1000", 1, 1e15, NULL, 0,

@@ -910,7 +910,7 @@ static const char *compact_units(gpu_ctx *c, const md_config *cfg, double rl)
 	/* the persistent kernel neither reads nor writes them (register
 	 * path's XC): compiled in, their code made it spill (RESULTS) */
 	if (cfg->persistent == 1 || (cfg->persistent < 0 && s->n <= GPU_PERSIST_AUTO_MAX))
-		return "the persistent kernel runs the steps (backend.persistent)";
+		return "the persistent kernel may run the steps (backend.persistent)";
 	if (cfg->strategy >= 0 && cfg->strategy != MD_STRAT_register)
 		return "not the register strategy";
 	if (!cfg->check)

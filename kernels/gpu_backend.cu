@@ -895,12 +895,13 @@ static const char *compact_units(gpu_ctx *c, const md_config *cfg, double rl)
 	gpu_sys *s = &c->s;
 	const double disp = c->susp_on ? sqrt((double)s->susp_cap2) : 0.5 * cfg->skin;
 	const double half = 1.02 * (rl + 2.0 * disp);
-	const char *why = NULL;
+	double k[3];
 	int d;
 
 	for (d = 0; d < 3; d++) {
 		s->cscale[d] = 1.0;
 		s->cunit[d] = 1.f;
+		k[d] = floor(s->dbox[d] / (2.0 * half));
 	}
 	s->xc_energy = cfg->compact == 1;
 	if (!cfg->compact)
@@ -917,21 +918,13 @@ static const char *compact_units(gpu_ctx *c, const md_config *cfg, double rl)
 		return "neighbor.check = false leaves the displacements unbounded";
 	if (s->ntypes > 2)
 		return "more than two types";
+	if (fmin(k[0], fmin(k[1], k[2])) < 1.0)
+		return "the box is shorter than twice rc + 2 skin";
 	for (d = 0; d < 3; d++) {
-		const double k = floor(s->dbox[d] / (2.0 * half));
-
-		if (k < 1.0)
-			why = "the box is shorter than twice rc + 2 skin";
-		s->cscale[d] = 2097152.0 * k / s->dbox[d];
+		s->cscale[d] = 2097152.0 * k[d] / s->dbox[d];
 		s->cunit[d] = (float)(1.0 / (s->cscale[d] * 2048.0));
 	}
-	if (why) {
-		for (d = 0; d < 3; d++) {
-			s->cscale[d] = 1.0;
-			s->cunit[d] = 1.f;
-		}
-	}
-	return why;
+	return NULL;
 }
 
 static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)

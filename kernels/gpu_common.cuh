@@ -351,24 +351,25 @@ static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,
 						     float &w, bool valid = true)
 {
 	static_assert(!Q || (!TYPED && !FC), "Q: one type, no force shift");
+	constexpr int QI = Q ? Q - 1 : 0;	/* s.qk's entry */
 	float r2 = dx * dx + dy * dy + dz * dz;
 	float en, fr;
 
 	if (Q)
-		r2 *= s.qk[Q - 1].u2;
+		r2 *= s.qk[QI].u2;
 	if (TYPED) {
 		md_lj_f c = gpu_pair_coeff(s, ti, tj);
 
 		fr = md_lj_pair_fs_f(r2, &c, &en, FC, valid);
 	} else {
-		fr = md_lj_pair_fs_f(r2, Q ? &s.qk[Q ? Q - 1 : 0].lj : &s.lj, &en, FC, valid);
+		fr = md_lj_pair_fs_f(r2, Q ? &s.qk[QI].lj : &s.lj, &en, FC, valid);
 	}
 	f.x += dx * fr;
 	f.y += dy * fr;
 	f.z += dz * fr;
 	if (EFLAG) {
 		e += en;
-		w += Q ? r2 * fr * s.qk[Q ? Q - 1 : 0].iu : r2 * fr;
+		w += Q ? r2 * fr * s.qk[QI].iu : r2 * fr;
 	}
 }
 
@@ -401,7 +402,8 @@ static __device__ __forceinline__ void gpu_pair_accum(const gpu_sys &s,
 /*
  * gpu_dq - the wrapped integer difference qi - qj of two fixed-point
  * positions (the minimum image: |d| < L/2), rounded to float, in units
- * of L / 2^32.
+ * of L / 2^32; or of two compact positions' fields (gpu_xc_fields), in
+ * units of s.cunit.
  */
 static __device__ __forceinline__ float3 gpu_dq(const int4 &qi, const int4 &qj)
 {
@@ -430,20 +432,24 @@ static __device__ __forceinline__ float3 gpu_sep_q(const gpu_sys &s,
 }
 
 /*
- * gpu_pair_accum_q - the pair of fixed-point positions qi, qj: gpu_sep_q()
- * (with Q the wrapped differences unscaled), then gpu_pair_eval().
+ * gpu_pair_accum_q - the pair of fixed-point positions qi, qj, or with C
+ * of two compact positions' fields (gpu_xc_fields): the separation in
+ * length units (the units qunit or cunit), or with Q the wrapped
+ * differences unscaled (gpu_pair_eval's Q 1 or 2), then gpu_pair_eval().
  */
-template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
+template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false, bool C = false>
 static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
 							const int4 &qi,
 							const int4 &qj,
 							float3 &f, float &e,
 							float &w, bool valid = true)
 {
-	const float3 d = Q ? gpu_dq(qi, qj) : gpu_sep_q(s, qi, qj);
+	const float *u = C ? s.cunit : s.qunit;
+	const float3 d = Q ? gpu_dq(qi, qj) :
+		gpu_sep_qu(make_float3(u[0], u[1], u[2]), qi, qj);
 
-	gpu_pair_eval<TYPED, EFLAG, FC, Q ? 1 : 0>(s, d.x, d.y, d.z, qi.w, qj.w,
-						   f, e, w, valid);
+	gpu_pair_eval<TYPED, EFLAG, FC, Q ? 1 + C : 0>(s, d.x, d.y, d.z, qi.w, qj.w,
+						       f, e, w, valid);
 }
 
 /*
@@ -465,7 +471,7 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
  * X in lo bits 0-20, the type (0 or 1: two types at most) in lo bit 21,
  * Y in lo bits 22-31 and hi bits 0-10, Z in hi bits 11-31, so that each
  * axis comes out left-aligned in a 32-bit word in one or two
- * instructions (gpu_dc): the integer difference of two left-aligned
+ * instructions (gpu_xc_fields): the integer difference (gpu_dq) of two left-aligned
  * fields is the wrapped separation times 2^11, exact in float (21
  * significant bits).
  */
@@ -486,40 +492,6 @@ static __device__ __forceinline__ int4 gpu_xc_fields(const uint2 &c)
 {
 	return make_int4((int)(c.x << 11), (int)(__funnelshift_l(c.x, c.y, 21) & ~0x7FFu),
 			 (int)(c.y & ~0x7FFu), (int)(c.x >> 21 & 1u));
-}
-
-/*
- * gpu_dc - the wrapped difference ci - cj of two compact positions
- * (fields from gpu_xc_fields), in float, in units of s.cunit (the
- * quantum / 2^11).
- */
-static __device__ __forceinline__ float3 gpu_dc(const int4 &ci, const int4 &cj)
-{
-	return make_float3((float)(int)((unsigned)ci.x - (unsigned)cj.x),
-			   (float)(int)((unsigned)ci.y - (unsigned)cj.y),
-			   (float)(int)((unsigned)ci.z - (unsigned)cj.z));
-}
-
-/*
- * gpu_pair_accum_c - gpu_pair_accum_q for the fields of two compact
- * positions (Q: in xc's units, s.qk[1]).
- */
-template <bool TYPED, bool EFLAG = true, bool FC = true, bool Q = false>
-static __device__ __forceinline__ void gpu_pair_accum_c(const gpu_sys &s,
-							const int4 &ci,
-							const int4 &cj,
-							float3 &f, float &e,
-							float &w, bool valid = true)
-{
-	float3 d = gpu_dc(ci, cj);
-
-	if (!Q) {
-		d.x *= s.cunit[0];
-		d.y *= s.cunit[1];
-		d.z *= s.cunit[2];
-	}
-	gpu_pair_eval<TYPED, EFLAG, FC, Q ? 2 : 0>(s, d.x, d.y, d.z, ci.w, cj.w,
-						   f, e, w, valid);
 }
 
 /*

@@ -184,16 +184,10 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 			k0 += S;
 			next_window(k0);
 #pragma unroll
-			for (int u = 0; u < BATCH; u++) {
-				const bool valid = u * e_step < rem;
-
-				if constexpr (C)
-					gpu_pair_accum_c<TYPED, EFLAG, FC, Q>(
-						s, qi, gpu_xc_fields(qj[u]), f, e, w, valid);
-				else
-					gpu_pair_accum_q<TYPED, EFLAG, FC, Q>(
-						s, qi, qj[u], f, e, w, valid);
-			}
+			for (int u = 0; u < BATCH; u++)
+				gpu_pair_accum_q<TYPED, EFLAG, FC, Q, C>(
+					s, qi, reg_pos<C>::fields(qj[u]), f, e, w,
+					u * e_step < rem);
 		}
 		for (int o = tpp >> 1; o > 0; o >>= 1) {
 			f.x += __shfl_xor_sync(0xffffffffu, f.x, o);

@@ -997,11 +997,12 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 
 		for (d = 1; d < 3; d++)
 			a = fmin(a, st->box[d] / s->nc[d]);
-		cap = (a - cfg->cutoff - 0.5 * cfg->skin) * (1.0 - 1e-4);
+		cap = (a - cfg->cutoff) * (1.0 - 1e-4);
 		c->susp_on = cfg->check && !s->small_box && cap > 0.5 * cfg->skin &&
 			     !env_switch("MDSIM_NO_REFINE");
 		s->susp_cap2 = (float)(cap * cap);
-		s->susp_gap = (float)((a - cfg->cutoff) * (1.0 - 1e-4));
+		/* above the cap, below a - rc: no suspect reaches it */
+		s->susp_gap = (float)((a - cfg->cutoff) * (1.0 - 1e-5));
 		s->rc_chk2 = (float)(cfg->cutoff * cfg->cutoff * (1.0 + 1e-4));
 		s->rlist_lo2 = (float)(rl * rl * (1.0 - 1e-4));
 	}

@@ -173,8 +173,8 @@ typedef struct gpu_sys {
 	 */
 	int *susp;
 	float susp_cap2, rc_chk2, rlist_lo2;
-	float susp_gap;		/* a - rc: suspects closer in displacement
-				 * sum need no check between them      */
+	float susp_gap;		/* just below a - rc: suspects that moved
+				 * less need no check between them     */
 	cudaGraphConditionalHandle sort_cond;
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */

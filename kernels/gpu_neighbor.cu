@@ -123,24 +123,26 @@ k_build_list(gpu_sys s)
  * has moved more than skin/2 since the build (then a pair within rc may
  * be missing from the lists, whose pairs were within rlist = rc + skin),
  * unless it is a suspect (record_suspect(), verlet_step.cuh): it moved
- * at most cap = a - rc - skin/2 (a: the shortest cell edge, >= rlist).
- * Then only pairs with a suspect can be missing:
- * - a suspect i and a particle j outside i's 27 build cells were at least
- *   a apart at the build, and d_i + d_j <= cap + skin/2 = a - rc unless
- *   j is a suspect too: so they are not within rc;
- * - for every other pair with a suspect (j in i's 27 cells, or j a
- *   suspect) this kernel compares the distance now with rc, and at the
- *   build with rlist: within rc now and not surely listed (r0 >= rlist,
- *   with a 1e-4 margin on r^2 either way) requests the rebuild.
- * The check between two suspects is needed only if their displacements
- * may add up to a - rc (2 sqrt(st->susp_dmax) > s.susp_gap).
+ * at most cap = a - rc (a: the shortest cell edge, >= rlist; 1e-4 less,
+ * s.susp_cap2 and s.susp_gap). Then only pairs with a suspect can be
+ * missing, and for a suspect i every particle j within rc of it now was,
+ * at the build, within rc + d_j of where i is now: less than a unless j
+ * is a suspect that moved more than a - rc (none can: the cap), so j's
+ * build cell is one of the 27 around the cell of i's present position
+ * (with a margin of at least 1e-4 a against the rounding of either cell
+ * computation). For those particles, and for the other suspects when
+ * some moved more than a - rc (sqrt(st->susp_dmax) > s.susp_gap: not with
+ * the present cap, kept for safety), this kernel compares the distance
+ * now with rc, and at the build with rlist: within rc now and not surely
+ * listed (r0 >= rlist, with a 1e-4 margin on r^2 either way) requests the
+ * rebuild. (Until the eighteenth session the 27 cells were those of i's
+ * build position, which capped a suspect's displacement at a - rc -
+ * skin/2: 0.32 at 1M and skin 0.5, against 0.57 now; RESULTS.)
  * A block per suspect, its threads over the other suspects and the 27
  * cells' particles (a cell in REFINE_SPLIT slices, two particles at once),
  * so that the loads are in flight together: a warp per suspect walking
  * cells in turn waited ~35 us per suspect on dependent loads (and cost
- * 1M 2%). i's build cell
- * comes from xq0 (the binning's cell up to ~1e-7 of an edge: within
- * 1e-5 of a cell face the kernel requests the rebuild instead). Any
+ * 1M 2%). Any
  * thread that finds a pair requests the rebuild; the last warp out
  * zeroes the count, so each step records its own suspects, and opens the
  * sort's IF node (s.sort_cond) when a rebuild is due. Launched at the
@@ -171,27 +173,30 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	const int ns = st->nsusp, nk = min(ns, GPU_SUSP_MAX);
 	const int t = threadIdx.x;
 	bool bad = false, pairs;
+	int nb;
 
 	if (ns == 0) {	/* a rebuild requested, no suspects */
 		if (s.sort_cond && blockIdx.x == 0 && t == 0 && st->rebuild)
 			cudaGraphSetConditional(s.sort_cond, 1u);
 		return;
 	}
-	pairs = 2.f * sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
+	/* the blocks past the suspects leave at once, uncounted: one
+	 * count per warp of the whole grid cost 256k particles 3% */
+	nb = min((int)gridDim.x, nk);
+	if ((int)blockIdx.x >= nb)
+		return;
+	pairs = sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
 	for (int k = blockIdx.x; k < nk; k += gridDim.x) {
 		const int i = susp[k];
 		const int4 qi = s.xq[i], q0i = s.xq0[i];
-		const unsigned uq[3] = { (unsigned)q0i.x, (unsigned)q0i.y, (unsigned)q0i.z };
-		int cc[3];
+		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };
+		int cc[3];	/* the cell of i's present position */
 
 		for (int m = t; pairs && m < nk; m += REFINE_BLOCK)
 			bad |= m != k && refine_pair(s, qi, q0i, susp[m]);
-		for (int d = 0; d < 3; d++) {
-			const double c = (double)uq[d] * s.nc[d] * (1.0 / 4294967296.0);
-
-			cc[d] = min((int)c, s.nc[d] - 1);
-			bad |= c - cc[d] < 1e-5 || c - cc[d] > 1.0 - 1e-5;
-		}
+		for (int d = 0; d < 3; d++)
+			cc[d] = min((int)((double)uq[d] * s.nc[d] * (1.0 / 4294967296.0)),
+				    s.nc[d] - 1);
 		for (int u = t; u < 27 * REFINE_SPLIT; u += REFINE_BLOCK) {
 			const int cj = gpu_cell_linear(s, cc, u / REFINE_SPLIT);
 			const int end = s.cell_start[cj + 1];
@@ -213,7 +218,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	if ((t & 31) == 0) {
 		__threadfence();
 		if (atomicAdd(&s.st->susp_done, 1u) ==
-		    gridDim.x * (REFINE_BLOCK / 32) - 1) {
+		    nb * (REFINE_BLOCK / 32) - 1) {
 			__threadfence();	/* the other warps' requests */
 			st->susp_done = 0;
 			st->nsusp = 0;
@@ -238,10 +243,25 @@ int gpu_sm_count(void)
 	return sms;
 }
 
-/* A block per SM, each taking suspects in turn (k_refine). */
+/*
+ * As many blocks as are resident at once, each taking suspects in turn
+ * (k_refine): a suspect's cells are a few passes of dependent loads, so
+ * suspects in flight side by side, not one after the other per SM (a block
+ * per SM: 256k particles lost 8% when the refined check's cap grew and
+ * the suspects with it, RESULTS eighteenth session).
+ */
 void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st)
 {
-	k_refine<<<gpu_sm_count(), REFINE_BLOCK, 0, st>>>(*s, susp);
+	static int resident;
+
+	if (!resident) {
+		int per_sm = 0;
+
+		GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+			&per_sm, k_refine, REFINE_BLOCK, 0));
+		resident = gpu_sm_count() * (per_sm > 0 ? per_sm : 1);
+	}
+	k_refine<<<resident, REFINE_BLOCK, 0, st>>>(*s, susp);
 	GPU_CHECK_LAUNCH();
 }
 

@@ -268,7 +268,7 @@ static double compact_scale(const md_config *cfg, const md_state *st, int d)
 		small |= nc < 4;
 		a = fmin(a, st->box[e] / nc);
 	}
-	cap = (a - cfg->cutoff - 0.5 * cfg->skin) * (1.0 - 1e-4);
+	cap = (a - cfg->cutoff) * (1.0 - 1e-4);
 	if (cfg->check && !small && cap > 0.5 * cfg->skin)
 		disp = sqrt((double)(float)(cap * cap));
 	half = 1.02 * (rl + 2.0 * disp);

@@ -83,7 +83,8 @@
 #define GPU_NL_BLOCK 32
 #define GPU_NL_CHUNK 8
 #define GPU_LIST16_MAX 65535	/* flat indices of a 16-bit list (s.list16) */
-#define GPU_SUSP_MAX 4096	/* suspects a step records (k_refine)   */
+#define GPU_SUSP_MIN 4096	/* suspects a step may record, at least */
+#define GPU_SUSP_MAX 65536	/* ... and at most (s.susp_max)         */
 
 /* Written by the GPU, read by the host only at synchronisation points. */
 typedef struct gpu_status {
@@ -166,13 +167,14 @@ typedef struct gpu_sys {
 	 * set (fused NVE steps of a strategy with 32-bit lists, 4 or more
 	 * cells per edge), a particle that
 	 * moved more than skin/2 but at most sqrt(susp_cap2) since the build
-	 * is recorded in susp[] (GPU_SUSP_MAX) instead of requesting the
+	 * is recorded in susp[] (susp_max of them) instead of requesting the
 	 * rebuild, and sets next_cond, so that the next step's k_refine runs;
 	 * rc_chk2, rlist_lo2 and susp_gap are its thresholds, sort_cond the
 	 * IF handle of the sort after it (0: none).
 	 */
 	int *susp;
 	float susp_cap2, rc_chk2, rlist_lo2;
+	int susp_max;		/* n / 64 within [GPU_SUSP_MIN, GPU_SUSP_MAX] */
 	float susp_gap;		/* just below a - rc: suspects that moved
 				 * less need no check between them     */
 	cudaGraphConditionalHandle sort_cond;
@@ -464,8 +466,9 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
  * L / (2 k): the backend picks the largest k whose half range exceeds
  * the longest listed pair that a force launch can meet (rlist plus the
  * two particles' largest displacements between builds), gpu_init. The
- * quantum L / (2^21 k) is then 2 to 4e-6 sigma at rc 2.5 in any box: the
- * rounding of float coordinates near 30 to 60 sigma, and the forces are
+ * quantum L / (2^21 k) is then 4 to 5e-6 sigma at rc 2.5 and skin 0.5 in
+ * a large box, up to 1e-5 in a small one (k = 1): the rounding of float
+ * coordinates near 30 to 120 sigma, and the forces are
  * those of positions moved by up to half of it (a float-position engine's
  * precision; xq's quantum is L / 2^32). Layout of the 64 bits (lo, hi):
  * X in lo bits 0-20, the type (0 or 1: two types at most) in lo bit 21,

@@ -123,16 +123,17 @@ k_build_list(gpu_sys s)
  * has moved more than skin/2 since the build (then a pair within rc may
  * be missing from the lists, whose pairs were within rlist = rc + skin),
  * unless it is a suspect (record_suspect(), verlet_step.cuh): it moved
- * at most cap = a - rc (a: the shortest cell edge, >= rlist; 1e-4 less,
- * s.susp_cap2 and s.susp_gap). Then only pairs with a suspect can be
- * missing, and for a suspect i every particle j within rc of it now was,
- * at the build, within rc + d_j of where i is now: less than a unless j
- * is a suspect that moved more than a - rc (none can: the cap), so j's
- * build cell is one of the 27 around the cell of i's present position
- * (with a margin of at least 1e-4 a against the rounding of either cell
+ * at most cap = a - rc - 1e-4 a (a: the shortest cell edge, >= rlist;
+ * s.susp_cap2; on when cap > skin/2 and skin/2 > 1e-4 a). Then only
+ * pairs with a suspect can be missing, and for a suspect i every particle
+ * j within rc of it now was, at the build, within rc + d_j of where i is
+ * now: less than a unless j is a suspect that moved more than a - rc
+ * (none can: the cap), so j's build cell is one of the 27 around the
+ * cell of i's present position (with a margin of at least 1e-4 a, or
+ * skin/2 for a non-suspect j, against the rounding of either cell
  * computation). For those particles, and for the other suspects when
- * some moved more than a - rc (sqrt(st->susp_dmax) > s.susp_gap: not with
- * the present cap, kept for safety), this kernel compares the distance
+ * some moved more than the cap (sqrt(st->susp_dmax) > s.susp_gap: never
+ * with the present cap, kept for safety), this kernel compares the distance
  * now with rc, and at the build with rlist: within rc now and not surely
  * listed (r0 >= rlist, with a 1e-4 margin on r^2 either way) requests the
  * rebuild. (Until the eighteenth session the 27 cells were those of i's
@@ -170,7 +171,7 @@ static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, in
 __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
 {
 	volatile gpu_status *st = s.st;
-	const int ns = st->nsusp, nk = min(ns, GPU_SUSP_MAX);
+	const int ns = st->nsusp, nk = min(ns, s.susp_max);
 	const int t = threadIdx.x;
 	bool bad = false, pairs;
 	int nb;
@@ -186,7 +187,9 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	if ((int)blockIdx.x >= nb)
 		return;
 	pairs = sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
-	for (int k = blockIdx.x; k < nk; k += gridDim.x) {
+	/* a rebuild already due (too many suspects, one past the cap):
+	 * nothing to check, only the count and the sort's IF node */
+	for (int k = st->rebuild ? nk : blockIdx.x; k < nk; k += gridDim.x) {
 		const int i = susp[k];
 		const int4 qi = s.xq[i], q0i = s.xq0[i];
 		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };

@@ -26,13 +26,13 @@ static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
  * Particle i moved sqrt(r2) > skin/2 since the build, but not more than
  * the refined check allows (s.susp_cap2): the next step's k_refine
  * decides whether its neighbourhood needs the rebuild (gpu_neighbor.cu).
- * Beyond GPU_SUSP_MAX suspects, the rebuild.
+ * Beyond s.susp_max suspects, the rebuild.
  */
 static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, float r2)
 {
 	const int k = atomicAdd(&s.st->nsusp, 1);
 
-	if (k < GPU_SUSP_MAX)
+	if (k < s.susp_max)
 		s.susp[k] = i;
 	else
 		request_rebuild(s);

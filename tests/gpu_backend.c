@@ -252,7 +252,7 @@ END_TEST
  * L / (2 k) exceeds 1.02 (rlist + 2 disp), disp the largest displacement
  * before the rebuild check acts: skin/2, or with the refined check (4 or
  * more cells of at least rlist per edge, and room for it) its cap, a - rc
- * - skin/2 for the narrowest cell a. The rule as documented, written out
+ * - 1e-4 a for the narrowest cell a. The rule as documented, written out
  * here independently of the backend's code.
  */
 static double compact_scale(const md_config *cfg, const md_state *st, int d)
@@ -268,8 +268,8 @@ static double compact_scale(const md_config *cfg, const md_state *st, int d)
 		small |= nc < 4;
 		a = fmin(a, st->box[e] / nc);
 	}
-	cap = (a - cfg->cutoff) * (1.0 - 1e-4);
-	if (cfg->check && !small && cap > 0.5 * cfg->skin)
+	cap = a - cfg->cutoff - 1e-4 * a;
+	if (cfg->check && !small && cap > 0.5 * cfg->skin && 0.5 * cfg->skin > 1e-4 * a)
 		disp = sqrt((double)(float)(cap * cap));
 	half = 1.02 * (rl + 2.0 * disp);
 	return 2097152.0 * floor(st->box[d] / (2.0 * half)) / st->box[d];
@@ -824,7 +824,7 @@ END_TEST
  * The refined rebuild check (k_refine): a particle that moved more than
  * skin/2 no longer forces a rebuild by itself. Melted LJ, 4,000
  * particles, skin 0.5 (5 cells of 3.36 per edge: a suspect may move up
- * to 0.61), register strategy in step graphs, 20 chunks of 25 and 5
+ * to 0.86), register strategy in step graphs, 20 chunks of 25 and 5
  * steps: after every chunk, every pair within rc of the positions that its last
  * force used (brute force, double precision, every second particle) must
  * be in the GPU's list of the particle; and the same run without the

@@ -1001,8 +1001,6 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		c->susp_on = cfg->check && !s->small_box && cap > 0.5 * cfg->skin &&
 			     0.5 * cfg->skin > 1e-4 * a && !env_switch("MDSIM_NO_REFINE");
 		s->susp_cap2 = (float)(cap * cap);
-		/* above the cap, below a - rc: no suspect reaches it */
-		s->susp_gap = (float)(a - cfg->cutoff - 0.5e-4 * a);
 		/* builds at 1M and 8M came mostly from more than 4,096
 		 * suspects; n / 64: 8M 522 -> 539 steps/s (RESULTS) */
 		s->susp_max = n / 64 < GPU_SUSP_MIN ? GPU_SUSP_MIN :

@@ -110,7 +110,6 @@ typedef struct gpu_status {
 	int req[3];		/* persistent kernel: rebuild requests,
 				 * by step mod 3 (persist.cu)          */
 	int nsusp;		/* suspects of this step (k_refine)     */
-	int susp_dmax;		/* their largest displacement (float bits) */
 	unsigned susp_done;	/* k_refine: warps finished             */
 } gpu_status;
 
@@ -169,14 +168,12 @@ typedef struct gpu_sys {
 	 * moved more than skin/2 but at most sqrt(susp_cap2) since the build
 	 * is recorded in susp[] (susp_max of them) instead of requesting the
 	 * rebuild, and sets next_cond, so that the next step's k_refine runs;
-	 * rc_chk2, rlist_lo2 and susp_gap are its thresholds, sort_cond the
+	 * rc_chk2 and rlist_lo2 are its thresholds, sort_cond the
 	 * IF handle of the sort after it (0: none).
 	 */
 	int *susp;
 	float susp_cap2, rc_chk2, rlist_lo2;
 	int susp_max;		/* n / 64 within [GPU_SUSP_MIN, GPU_SUSP_MAX] */
-	float susp_gap;		/* just below a - rc: suspects that moved
-				 * less need no check between them     */
 	cudaGraphConditionalHandle sort_cond;
 	/* in a step graph: the IF handle of the next step's rebuild, which
 	 * request_rebuild() sets (0: none, k_decide sets it) */

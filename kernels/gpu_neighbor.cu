@@ -131,12 +131,10 @@ k_build_list(gpu_sys s)
  * (none can: the cap), so j's build cell is one of the 27 around the
  * cell of i's present position (with a margin of at least 1e-4 a, or
  * skin/2 for a non-suspect j, against the rounding of either cell
- * computation). For those particles, and for the other suspects when
- * some moved more than the cap (sqrt(st->susp_dmax) > s.susp_gap: never
- * with the present cap, kept for safety), this kernel compares the distance
- * now with rc, and at the build with rlist: within rc now and not surely
- * listed (r0 >= rlist, with a 1e-4 margin on r^2 either way) requests the
- * rebuild. (Until the eighteenth session the 27 cells were those of i's
+ * computation); other suspects need no check of their own. For those
+ * particles this kernel compares the distance now with rc, and at the
+ * build with rlist: within rc now and not surely listed (r0 >= rlist,
+ * with a 1e-4 margin on r^2 either way) requests the rebuild. (Until the eighteenth session the 27 cells were those of i's
  * build position, which capped a suspect's displacement at a - rc -
  * skin/2: 0.32 at 1M and skin 0.5, against 0.57 now; RESULTS.)
  * A block per suspect, its threads over the other suspects and the 27
@@ -173,7 +171,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	volatile gpu_status *st = s.st;
 	const int ns = st->nsusp, nk = min(ns, s.susp_max);
 	const int t = threadIdx.x;
-	bool bad = false, pairs;
+	bool bad = false;
 	int nb;
 
 	if (ns == 0) {	/* a rebuild requested, no suspects */
@@ -186,7 +184,6 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	nb = min((int)gridDim.x, nk);
 	if ((int)blockIdx.x >= nb)
 		return;
-	pairs = sqrtf(__int_as_float(st->susp_dmax)) > s.susp_gap;
 	/* a rebuild already due (too many suspects, one past the cap):
 	 * nothing to check, only the count and the sort's IF node */
 	for (int k = st->rebuild ? nk : blockIdx.x; k < nk; k += gridDim.x) {
@@ -195,8 +192,6 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };
 		int cc[3];	/* the cell of i's present position */
 
-		for (int m = t; pairs && m < nk; m += REFINE_BLOCK)
-			bad |= m != k && refine_pair(s, qi, q0i, susp[m]);
 		for (int d = 0; d < 3; d++)
 			cc[d] = min((int)((double)uq[d] * s.nc[d] * (1.0 / 4294967296.0)),
 				    s.nc[d] - 1);
@@ -225,7 +220,6 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 			__threadfence();	/* the other warps' requests */
 			st->susp_done = 0;
 			st->nsusp = 0;
-			st->susp_dmax = 0;
 			if (s.sort_cond && st->rebuild)
 				cudaGraphSetConditional(s.sort_cond, 1u);
 		}
@@ -246,6 +240,15 @@ int gpu_sm_count(void)
 	return sms;
 }
 
+/* Blocks of `block` threads of kernel fn resident at once on the device. */
+static int resident_blocks(const void *fn, int block)
+{
+	int per_sm = 0;
+
+	GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, 0));
+	return gpu_sm_count() * (per_sm > 0 ? per_sm : 1);
+}
+
 /*
  * As many blocks as are resident at once, each taking suspects in turn
  * (k_refine): a suspect's cells are a few passes of dependent loads, so
@@ -257,13 +260,8 @@ void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st)
 {
 	static int resident;
 
-	if (!resident) {
-		int per_sm = 0;
-
-		GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, k_refine, REFINE_BLOCK, 0));
-		resident = gpu_sm_count() * (per_sm > 0 ? per_sm : 1);
-	}
+	if (!resident)
+		resident = resident_blocks((const void *)k_refine, REFINE_BLOCK);
 	k_refine<<<resident, REFINE_BLOCK, 0, st>>>(*s, susp);
 	GPU_CHECK_LAUNCH();
 }
@@ -282,13 +280,9 @@ static int list_grid(const gpu_sys *s)
 {
 	static int resident;
 
-	if (!resident) {
-		int per_sm = 0;
-
-		GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-			&per_sm, k_build_list<0, false>, GPU_LIST_WARPS * 32, 0));
-		resident = gpu_sm_count() * (per_sm > 0 ? per_sm : 1);
-	}
+	if (!resident)
+		resident = resident_blocks((const void *)k_build_list<0, false>,
+					   GPU_LIST_WARPS * 32);
 	return s->ncell < resident ? s->ncell : resident;
 }
 

@@ -23,12 +23,12 @@ static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
 }
 
 /*
- * Particle i moved sqrt(r2) > skin/2 since the build, but not more than
+ * Particle i moved more than skin/2 since the build, but not more than
  * the refined check allows (s.susp_cap2): the next step's k_refine
  * decides whether its neighbourhood needs the rebuild (gpu_neighbor.cu).
  * Beyond s.susp_max suspects, the rebuild.
  */
-static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, float r2)
+static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
 {
 	const int k = atomicAdd(&s.st->nsusp, 1);
 
@@ -36,7 +36,6 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i, f
 		s.susp[k] = i;
 	else
 		request_rebuild(s);
-	atomicMax(&s.st->susp_dmax, __float_as_int(r2));	/* r2 >= 0 */
 	if (s.next_cond)	/* the next step's IF node runs k_refine
 				 * (k_decide opens it in the next graph) */
 		cudaGraphSetConditional(s.next_cond, 1u);
@@ -79,7 +78,7 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 
 		if (!(r2 <= (float)s.skin_half2) || !isfinite(x.x + x.y + x.z)) {
 			if (s.susp && r2 <= s.susp_cap2 && isfinite(x.x + x.y + x.z))
-				record_suspect(s, i, r2);
+				record_suspect(s, i);
 			else
 				request_rebuild(s);
 		}

@@ -336,12 +336,12 @@ static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
  * knows that no pair is force-shifted (gpu_fc_free()), and the test per
  * pair goes. valid = false: a slot past the particle's list (the particle
  * itself, r2 = 0), which contributes nothing (md_lj_pair_fs's live: one
- * predicate with the cut-off test, no branch). Q (s.cubic_q only; 1: xq's units, 2: xc's):
- * the separation is in fixed-point units u, d / u: r^2 takes one multiply
- * by u^2 instead of a multiply per axis, and s.qk[Q - 1].lj's force
- * coefficients carry the u that turns F/r into the factor of d / u, so
- * the force sum is unchanged; two instructions fewer per pair. The only
- * place the kernels evaluate a pair.
+ * predicate with the cut-off test, no branch). Q (s.cubic_q only; 1: xq's
+ * units, 2: xc's): the separation is in fixed-point units u, d / u: r^2
+ * takes one multiply by u^2 instead of a multiply per axis, and
+ * s.qk[Q - 1].lj's force coefficients carry the u that turns F/r into the
+ * factor of d / u, so the force sum is unchanged; two instructions fewer
+ * per pair. The only place the kernels evaluate a pair.
  */
 template <bool TYPED, bool EFLAG = true, bool FC = true, int Q = 0>
 static __device__ __forceinline__ void gpu_pair_eval(const gpu_sys &s, float dx,

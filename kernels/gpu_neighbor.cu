@@ -134,9 +134,10 @@ k_build_list(gpu_sys s)
  * computation); other suspects need no check of their own. For those
  * particles this kernel compares the distance now with rc, and at the
  * build with rlist: within rc now and not surely listed (r0 >= rlist,
- * with a 1e-4 margin on r^2 either way) requests the rebuild. (Until the eighteenth session the 27 cells were those of i's
- * build position, which capped a suspect's displacement at a - rc -
- * skin/2: 0.32 at 1M and skin 0.5, against 0.57 now; RESULTS.)
+ * with a 1e-4 margin on r^2 either way) requests the rebuild. (Until the
+ * eighteenth session the 27 cells were those of i's build position,
+ * which capped a suspect's displacement at a - rc - skin/2: 0.32 at 1M
+ * and skin 0.5, against 0.57 now; RESULTS.)
  * A block per suspect, its threads over the other suspects and the 27
  * cells' particles (a cell in REFINE_SPLIT slices, two particles at once),
  * so that the loads are in flight together: a warp per suspect walking

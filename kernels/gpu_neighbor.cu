@@ -37,7 +37,7 @@ __global__ void k_zero_counts(gpu_sys s)
 __global__ void k_bin(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_bin(s, RB_T, RB_NT);
+		rb_bin<false>(s, RB_T, RB_NT);
 }
 
 /* One warp per chunk of GPU_SCAN_CELLS cells. */
@@ -64,7 +64,7 @@ __global__ void k_scan_add(gpu_sys s)
 __global__ void k_scatter(gpu_sys s)
 {
 	if (rebuild_due(s)) {
-		rb_scatter(s, RB_T, RB_NT);
+		rb_scatter<true, true>(s, RB_T, RB_NT);
 		if (RB_T == 0)
 			s.st->rebuild = 2;
 	}

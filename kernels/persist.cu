@@ -90,7 +90,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 
 	rb_zero_counts(s, t, nt);	/* redundant: rebuild_phases.cuh */
 	g.sync();
-	rb_bin(s, t, nt);
+	rb_bin<true>(s, t, nt);
 	g.sync();
 	if (block_flag(&s.st->halt))
 		return;
@@ -101,7 +101,7 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	g.sync();
 	rb_scan_add(s, t, nt);
 	g.sync();
-	rb_scatter<false>(s, t, nt);
+	rb_scatter<false, false>(s, t, nt);
 	g.sync();
 	rb_list<SMALL, GPU_PERSIST_LIST_R>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
 		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp, true, true);

@@ -5,15 +5,16 @@
  * covering the whole range: the loops run once) and inside the persistent
  * step kernel (persist.cu, grid-stride with a grid barrier between phases).
  *
- * Sequence: bin (wrap into the box, count images, detect blow-ups,
- * sub-cell index, rank in it) -> exclusive scan of the counts (chunks,
+ * Sequence: bin (detect blow-ups, sub-cell index of the wrapped
+ * position, rank in it) -> exclusive scan of the counts (chunks,
  * their totals, the add, which zeroes the counts for the next binning; a
  * forced rebuild zeroes them first; the persistent kernel still does at
  * each of its rebuilds, which is redundant: its removal was measured only
  * with the counts zeroed in the chunk scan, where 32,000 particles ran
  * slower without it, RESULTS twelfth session) -> scatter into sub-cell
- * order (cells in order, each cell's sub-cells in order; the fixed-point
- * positions xq, xq0 straight into place, the rest into the t arrays) ->
+ * order (cells in order, each cell's sub-cells in order; positions wrapped
+ * into the box and images counted; the fixed-point positions xq, xq0
+ * straight into place, the rest into the t arrays) ->
  * neighbour list (a group of warps per cell, list_build.cuh), each group
  * first copying its cells' particles back from the t arrays -> done.
  * Order within a sub-cell follows atomics, so GPU runs are reproducible to
@@ -37,44 +38,80 @@ static __device__ __forceinline__ void rb_zero_counts(const gpu_sys &s, int t, i
 		s.cell_count[c] = 0;
 }
 
-/* Returns false after a blow-up (the status says which particle). */
+/*
+ * Coordinate p along axis d wrapped into the box, the images crossed
+ * added to k; false (p unchanged) when it is not finite or more than a
+ * box length outside. The binning and the scatter both call it on the
+ * same p: the same bits.
+ */
+static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int &k, int d)
+{
+	double sh = floor(p * s.dibox[d]);
+
+	if (!(fabs(sh) <= 1.0))	/* NaN or > one box outside */
+		return false;
+	p -= sh * s.dbox[d];
+	if (p >= s.dbox[d]) {
+		p -= s.dbox[d];
+		sh += 1.0;
+	}
+	k += (int)sh;
+	return true;
+}
+
+/*
+ * Returns false after a blow-up (the status says which particle). STORE:
+ * the wrapped position and images stored here (the persistent kernel);
+ * else the scatter stores them (rb_scatter's WRAP), which reads and
+ * writes the particle anyway (the twentieth session: 48 bytes of stores
+ * a particle fewer in the binning, and the lanes of a warp with the same
+ * sub-cell take their slots with one atomic: 1M k_bin 58 -> 41 us; the
+ * persistent kernel spilled more with either, RESULTS).
+ */
+template <bool STORE>
 static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 {
 	double x[3];
-	int im[3], cc[3], half[3], d;
-	double4_32a xi;
-	int4 ii;
+	int im[3] = { 0, 0, 0 }, cc[3], half[3], d;
+	const double4_32a xi = s.x[i];
 
-	xi = s.x[i];
-	ii = s.img[i];
+	if (STORE) {
+		const int4 ii = s.img[i];
+
+		im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
+	}
 	x[0] = xi.x; x[1] = xi.y; x[2] = xi.z;
-	im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
 	for (d = 0; d < 3; d++) {
-		double sh = floor(x[d] * s.dibox[d]);
-
-		if (!(fabs(sh) <= 1.0)) {	/* NaN or > one box outside */
+		if (!rb_wrap1(s, x[d], im[d], d)) {
 			if (atomicExch(&s.st->blowup, 1) == 0)
 				s.st->bad_index = i;
 			s.st->halt = 1;
 			return false;
 		}
-		x[d] -= sh * s.dbox[d];
-		if (x[d] >= s.dbox[d]) {
-			x[d] -= s.dbox[d];
-			sh += 1.0;
-		}
-		im[d] += (int)sh;
 		/* the cell of the wrapped position, and which half of it */
 		cc[d] = gpu_cell_of(s, x[d], d, &half[d]);
 	}
-	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
-	s.img[i] = make_int4(im[0], im[1], im[2], 0);
+	if (STORE) {
+		s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
+		s.img[i] = make_int4(im[0], im[1], im[2], 0);
+	}
 	{
 		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
 
 		c = c * GPU_SUB + half[0] + 2 * half[1] + 4 * half[2];	/* its sub-cell */
 		s.cell[i] = c;
-		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
+		if (STORE) {
+			s.slot[i] = atomicAdd(&s.cell_count[c], 1);
+		} else {	/* one atomic for the lanes of the same sub-cell */
+			const unsigned peers = __match_any_sync(__activemask(), c);
+			const int lead = __ffs(peers) - 1;
+			int base = 0;
+
+			if ((int)(threadIdx.x & 31) == lead)
+				base = atomicAdd(&s.cell_count[c], __popc(peers));
+			base = __shfl_sync(peers, base, lead);
+			s.slot[i] = base + __popc(peers & ((1u << (threadIdx.x & 31)) - 1u));
+		}
 	}
 	return true;
 }
@@ -105,6 +142,7 @@ static __device__ __noinline__ void rb_danger(volatile gpu_status *st,
 	}
 }
 
+template <bool STORE>
 static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 {
 	/* arguments by value: a reference to s would put it on the stack */
@@ -114,7 +152,7 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 			  make_float3(s.qunit[0], s.qunit[1], s.qunit[2]),
 			  (float)s.skin_half2);
 	for (int i = t; i < s.n; i += nt)
-		if (!rb_bin_one(s, i))
+		if (!rb_bin_one<STORE>(s, i))
 			return;
 }
 
@@ -196,12 +234,20 @@ static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int 
  * inside the list build instead of as a launch of its own between the two
  * (the sixteenth session: 1M ~58 us a rebuild, RESULTS).
  */
-template <bool XC = true>	/* XC false: the persistent kernel (no xc) */
+template <bool XC, bool WRAP>	/* XC false: no xc (the persistent kernel);
+				 * WRAP: after rb_bin<false> */
 static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
 {
 	for (int i = t; i < s.n; i += nt) {
 		const int k = s.sub_start[s.cell[i]] + s.slot[i];
-		const double4_32a x = s.x[i];
+		double4_32a x = s.x[i];
+		int4 im = s.img[i];
+
+		if (WRAP) {	/* true: the binning checked it */
+			rb_wrap1(s, x.x, im.x, 0);
+			rb_wrap1(s, x.y, im.y, 1);
+			rb_wrap1(s, x.z, im.z, 2);
+		}
 		const int4 q = gpu_xq(s, x);
 
 		s.xq[k] = q;
@@ -210,7 +256,7 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 			s.xc[k] = gpu_xc(s, x);
 		s.xt[k] = x;
 		s.vt[k] = s.v[i];
-		s.imgt[k] = s.img[i];
+		s.imgt[k] = im;
 		s.idt[k] = s.id[i];
 	}
 }

@@ -44,13 +44,13 @@ __global__ void k_bin(gpu_sys s)
 __global__ void k_scan_blocks(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_scan_chunks_phase(s, blockIdx.x, gridDim.x);
+		rb_scan_chunks_phase<GPU_SCAN_CELLS / 32>(s, blockIdx.x, gridDim.x);
 }
 
 __global__ void k_scan_top(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_scan_top(s);
+		rb_scan_top_runs(s);
 }
 
 __global__ void k_scan_add(gpu_sys s)

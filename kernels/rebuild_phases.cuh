@@ -158,25 +158,40 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 
 /*
  * Exclusive scan of in[0, count) into out (in == out allowed: each lane
- * reads its element before writing it), one warp, 32 elements per pass
+ * reads its elements before writing them), one warp, 32 elements per pass
  * with the carry in a register; returns the total. No shared memory and
  * no block barrier: compute-sanitizer synccheck flagged the barrier of a
- * block-wide scan inside the conditional graph node.
+ * block-wide scan inside the conditional graph node. B: passes whose
+ * loads are issued together (the stores of a pass keep the compiler from
+ * moving the next pass's load above them: with B = 1 each pass waited
+ * for its load, 10 us for the 1,583 totals of 1M, RESULTS twentieth
+ * session; the persistent kernel keeps 1, for its registers).
  */
+template <int B = 1>
 static __device__ __forceinline__ int warp_scan_excl(const int *in, int *out,
 						     int count)
 {
 	const int lane = threadIdx.x & 31;
 	int carry = 0;
 
-	for (int base = 0; base < count; base += 32) {
-		int k = base + lane;
-		int v = k < count ? in[k] : 0;
-		int incl = warp_scan_incl(v);
+	for (int base = 0; base < count; base += 32 * B) {
+		int v[B];
 
-		if (k < count)
-			out[k] = carry + incl - v;
-		carry += __shfl_sync(0xffffffffu, incl, 31);
+#pragma unroll
+		for (int p = 0; p < B; p++) {
+			const int k = base + 32 * p + lane;
+
+			v[p] = k < count ? in[k] : 0;
+		}
+#pragma unroll
+		for (int p = 0; p < B; p++) {
+			const int k = base + 32 * p + lane;
+			const int incl = warp_scan_incl(v[p]);
+
+			if (k < count)
+				out[k] = carry + incl - v[p];
+			carry += __shfl_sync(0xffffffffu, incl, 31);
+		}
 	}
 	return carry;
 }
@@ -188,12 +203,13 @@ static __host__ __device__ __forceinline__ int rb_scan_chunks(const gpu_sys &s)
 }
 
 /* Warp w of nw: scan of chunks w, w + nw, ..., each chunk's total saved. */
+template <int B = 1>
 static __device__ __forceinline__ void rb_scan_chunks_phase(const gpu_sys &s, int w, int nw)
 {
 	for (int b = w; b < rb_scan_chunks(s); b += nw) {
 		const int c0 = b * GPU_SCAN_CELLS;
-		int tot = warp_scan_excl(s.cell_count + c0, s.sub_start + c0,
-					 min(GPU_SCAN_CELLS, rb_nsub(s) - c0));
+		int tot = warp_scan_excl<B>(s.cell_count + c0, s.sub_start + c0,
+					    min(GPU_SCAN_CELLS, rb_nsub(s) - c0));
 
 		if ((threadIdx.x & 31) == 0)
 			s.block_sums[b] = tot;
@@ -204,6 +220,47 @@ static __device__ __forceinline__ void rb_scan_chunks_phase(const gpu_sys &s, in
 static __device__ __forceinline__ void rb_scan_top(const gpu_sys &s)
 {
 	warp_scan_excl(s.block_sums, s.block_sums, rb_scan_chunks(s));
+}
+
+/*
+ * The same for a launch of its own (k_scan_top): lane l takes a run of
+ * consecutive totals, sums it with its loads in flight together, and
+ * writes its prefixes after one warp scan of the sums. (warp_scan_excl,
+ * 32 totals a pass, waited on each pass's shuffles: 48 us for the 11,665
+ * totals of 8M particles, 10 us at 1M; RESULTS twentieth session.)
+ */
+static __device__ __forceinline__ void rb_scan_top_runs(const gpu_sys &s)
+{
+	constexpr int U = 16;	/* loads in flight per lane */
+	const int n = rb_scan_chunks(s), per = (n + 31) / 32;
+	const int lo = min(n, (int)(threadIdx.x & 31) * per), hi = min(n, lo + per);
+	int *b = s.block_sums;
+	int sum = 0, run;
+
+	for (int k0 = lo; k0 < hi; k0 += U) {
+		int v[U];
+
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			v[u] = k0 + u < hi ? b[k0 + u] : 0;
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			sum += v[u];
+	}
+	run = warp_scan_incl(sum) - sum;
+	for (int k0 = lo; k0 < hi; k0 += U) {
+		int v[U];
+
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			v[u] = k0 + u < hi ? b[k0 + u] : 0;
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			if (k0 + u < hi)
+				b[k0 + u] = run;
+			run += v[u];
+		}
+	}
 }
 
 /*

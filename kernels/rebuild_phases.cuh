@@ -65,7 +65,7 @@ static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int
  * else the scatter stores them (rb_scatter's WRAP), which reads and
  * writes the particle anyway (the twentieth session: 48 bytes of stores
  * a particle fewer in the binning, and the lanes of a warp with the same
- * sub-cell take their slots with one atomic: 1M k_bin 58 -> 41 us; the
+ * sub-cell take their slots with one atomic: 1M k_bin 58 -> 39.5 us; the
  * persistent kernel spilled more with either, RESULTS).
  */
 template <bool STORE>

@@ -22,6 +22,9 @@ static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 /* thread index and count of a launch that covers its range once */
 #define RB_T (blockIdx.x * blockDim.x + threadIdx.x)
 #define RB_NT (gridDim.x * blockDim.x)
+/* items a thread of k_bin and k_scan_add takes at once (a launch covers
+ * its range in one round of U) */
+#define RB_U 4
 
 __global__ void k_request_rebuild(gpu_sys s)
 {
@@ -37,7 +40,7 @@ __global__ void k_zero_counts(gpu_sys s)
 __global__ void k_bin(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_bin<false>(s, RB_T, RB_NT);
+		rb_bin<false, RB_U>(s, RB_T, RB_NT);
 }
 
 /* One warp per chunk of GPU_SCAN_CELLS cells. */
@@ -56,7 +59,7 @@ __global__ void k_scan_top(gpu_sys s)
 __global__ void k_scan_add(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_scan_add(s, RB_T, RB_NT);
+		rb_scan_add<RB_U>(s, RB_T, RB_NT);
 }
 
 /* The request becomes 2: sorted, the t arrays to be copied back by the
@@ -294,15 +297,16 @@ static int list_grid(const gpu_sys *s)
 static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 {
 	int nb = (s->n + 255) / 256;
-	int cb = (rb_nsub(*s) + 255) / 256;
+	int nbu = (s->n + 256 * RB_U - 1) / (256 * RB_U);
+	int cbu = (rb_nsub(*s) + 256 * RB_U - 1) / (256 * RB_U);
 	int sb = rb_scan_chunks(*s);
 
 	STAGE(0);
-	k_bin<<<nb, 256, 0, st>>>(*s);	/* counts zeroed by the last scan */
+	k_bin<<<nbu, 256, 0, st>>>(*s);	/* counts zeroed by the last scan */
 	STAGE(1);
 	k_scan_blocks<<<sb, 32, 0, st>>>(*s);
 	k_scan_top<<<1, 32, 0, st>>>(*s);
-	k_scan_add<<<cb, 256, 0, st>>>(*s);
+	k_scan_add<<<cbu, 256, 0, st>>>(*s);
 	STAGE(2);
 	k_scatter<<<nb, 256, 0, st>>>(*s);
 	STAGE(3);

@@ -60,58 +60,68 @@ static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int
 }
 
 /*
- * Returns false after a blow-up (the status says which particle). STORE:
- * the wrapped position and images stored here (the persistent kernel);
- * else the scatter stores them (rb_scatter's WRAP), which reads and
- * writes the particle anyway (the twentieth session: 48 bytes of stores
- * a particle fewer in the binning, and the lanes of a warp with the same
- * sub-cell take their slots with one atomic: 1M k_bin 58 -> 39.5 us; the
- * persistent kernel spilled more with either, RESULTS).
+ * The sub-cell c of position x, which it wraps into the box (im: the
+ * images crossed, added); false when x is not finite or more than a box
+ * length outside.
  */
-template <bool STORE>
+static __device__ __forceinline__ bool rb_sub_cell(const gpu_sys &s, double4_32a &x,
+						   int4 &im, int &c)
+{
+	double p[3] = { x.x, x.y, x.z };
+	int k[3] = { im.x, im.y, im.z }, cc[3], half[3];
+
+	for (int d = 0; d < 3; d++) {
+		if (!rb_wrap1(s, p[d], k[d], d))
+			return false;
+		/* the cell of the wrapped position, and which half of it */
+		cc[d] = gpu_cell_of(s, p[d], d, &half[d]);
+	}
+	x = make_double4_32a(p[0], p[1], p[2], x.w);
+	im = make_int4(k[0], k[1], k[2], 0);
+	c = ((cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0]) * GPU_SUB +
+	    half[0] + 2 * half[1] + 4 * half[2];
+	return true;
+}
+
+/* A blow-up of particle i: the status says which (the first one). */
+static __device__ __forceinline__ void rb_blowup(const gpu_sys &s, int i)
+{
+	if (atomicExch(&s.st->blowup, 1) == 0)
+		s.st->bad_index = i;
+	s.st->halt = 1;
+}
+
+/*
+ * The persistent kernel's binning of particle i: the wrapped position and
+ * images stored, and a slot in its sub-cell. Returns false after a
+ * blow-up. (Written out, not through rb_sub_cell(): that form took the
+ * persistent kernel's spills from 40 to 56 bytes.)
+ */
 static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 {
 	double x[3];
-	int im[3] = { 0, 0, 0 }, cc[3], half[3], d;
+	int im[3], cc[3], half[3], d;
 	const double4_32a xi = s.x[i];
+	const int4 ii = s.img[i];
 
-	if (STORE) {
-		const int4 ii = s.img[i];
-
-		im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
-	}
 	x[0] = xi.x; x[1] = xi.y; x[2] = xi.z;
+	im[0] = ii.x; im[1] = ii.y; im[2] = ii.z;
 	for (d = 0; d < 3; d++) {
 		if (!rb_wrap1(s, x[d], im[d], d)) {
-			if (atomicExch(&s.st->blowup, 1) == 0)
-				s.st->bad_index = i;
-			s.st->halt = 1;
+			rb_blowup(s, i);
 			return false;
 		}
 		/* the cell of the wrapped position, and which half of it */
 		cc[d] = gpu_cell_of(s, x[d], d, &half[d]);
 	}
-	if (STORE) {
-		s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
-		s.img[i] = make_int4(im[0], im[1], im[2], 0);
-	}
+	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
+	s.img[i] = make_int4(im[0], im[1], im[2], 0);
 	{
 		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
 
 		c = c * GPU_SUB + half[0] + 2 * half[1] + 4 * half[2];	/* its sub-cell */
 		s.cell[i] = c;
-		if (STORE) {
-			s.slot[i] = atomicAdd(&s.cell_count[c], 1);
-		} else {	/* one atomic for the lanes of the same sub-cell */
-			const unsigned peers = __match_any_sync(__activemask(), c);
-			const int lead = __ffs(peers) - 1;
-			int base = 0;
-
-			if ((int)(threadIdx.x & 31) == lead)
-				base = atomicAdd(&s.cell_count[c], __popc(peers));
-			base = __shfl_sync(peers, base, lead);
-			s.slot[i] = base + __popc(peers & ((1u << (threadIdx.x & 31)) - 1u));
-		}
+		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
 	}
 	return true;
 }
@@ -142,18 +152,62 @@ static __device__ __noinline__ void rb_danger(volatile gpu_status *st,
 	}
 }
 
-template <bool STORE>
+/*
+ * The binning: particles t, t + nt, ... STORE (the persistent kernel):
+ * the wrapped positions and images stored here, a particle at a time.
+ * Else U particles a round, their loads and then their atomics in flight
+ * together, and only the sub-cell and the slot stored: the scatter, which
+ * reads and writes every particle anyway, wraps them (rb_scatter's WRAP).
+ * The twentieth session (RESULTS): without the stores 1M k_bin 58 ->
+ * 39.5 us; with U = 4 (one particle a thread had waited on its load and
+ * its atomic in turn, in ~4 waves of resident threads) 25 us. The
+ * persistent kernel spilled more with either change.
+ */
+template <bool STORE, int U = 1>
 static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 {
+	static_assert(!STORE || U == 1, "the persistent kernel's binning");
 	/* arguments by value: a reference to s would put it on the stack */
 	if (!s.check && s.every > 0)
 		rb_danger(s.st, s.x, s.xq0, s.n, t, nt,
 			  make_double3(s.qscale[0], s.qscale[1], s.qscale[2]),
 			  make_float3(s.qunit[0], s.qunit[1], s.qunit[2]),
 			  (float)s.skin_half2);
-	for (int i = t; i < s.n; i += nt)
-		if (!rb_bin_one<STORE>(s, i))
-			return;
+	if (STORE) {
+		for (int i = t; i < s.n; i += nt)
+			if (!rb_bin_one(s, i))
+				return;
+		return;
+	}
+	for (int i0 = t; i0 < s.n; i0 += U * nt) {
+		double4_32a x[U];
+		int c[U], slot[U];
+
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			if (i0 + u * nt < s.n)
+				x[u] = s.x[i0 + u * nt];
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			int4 im = make_int4(0, 0, 0, 0);
+
+			c[u] = -1;
+			if (i0 + u * nt < s.n && !rb_sub_cell(s, x[u], im, c[u])) {
+				rb_blowup(s, i0 + u * nt);
+				return;
+			}
+		}
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			if (c[u] >= 0)
+				slot[u] = atomicAdd(&s.cell_count[c[u]], 1);
+#pragma unroll
+		for (int u = 0; u < U; u++)
+			if (c[u] >= 0) {
+				s.cell[i0 + u * nt] = c[u];
+				s.slot[i0 + u * nt] = slot[u];
+			}
+	}
 }
 
 /*
@@ -269,15 +323,29 @@ static __device__ __forceinline__ void rb_scan_top_runs(const gpu_sys &s)
  * them first, rb_zero_counts), so that the step's rebuild needs no launch
  * for it (RESULTS, twelfth session).
  */
+template <int U = 1>	/* U: sub-cells a round, their loads first */
 static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int nt)
 {
-	for (int c = t; c < rb_nsub(s); c += nt) {
-		const int v = s.sub_start[c] + s.block_sums[c / GPU_SCAN_CELLS];
+	for (int c0 = t; c0 < rb_nsub(s); c0 += U * nt) {
+		int v[U];
 
-		s.cell_count[c] = 0;
-		s.sub_start[c] = v;
-		if (c % GPU_SUB == 0)
-			s.cell_start[c / GPU_SUB] = v;
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			const int c = c0 + u * nt;
+
+			v[u] = c < rb_nsub(s) ? s.sub_start[c] + s.block_sums[c / GPU_SCAN_CELLS] : 0;
+		}
+#pragma unroll
+		for (int u = 0; u < U; u++) {
+			const int c = c0 + u * nt;
+
+			if (c < rb_nsub(s)) {
+				s.cell_count[c] = 0;
+				s.sub_start[c] = v[u];
+				if (c % GPU_SUB == 0)
+					s.cell_start[c / GPU_SUB] = v[u];
+			}
+		}
 	}
 	if (t == 0) {
 		s.sub_start[rb_nsub(s)] = s.n;

@@ -53,7 +53,7 @@ __global__ void k_scan_blocks(gpu_sys s)
 __global__ void k_scan_top(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_scan_top_runs(s);
+		rb_scan_top(s);
 }
 
 __global__ void k_scan_add(gpu_sys s)

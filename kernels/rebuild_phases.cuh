@@ -59,6 +59,14 @@ static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int
 	return true;
 }
 
+/* The sub-cell of cell cc, octant half (gpu_cell_of's halves per axis). */
+static __device__ __forceinline__ int rb_sub_index(const gpu_sys &s, const int *cc,
+						  const int *half)
+{
+	return ((cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0]) * GPU_SUB +
+	       half[0] + 2 * half[1] + 4 * half[2];
+}
+
 /*
  * The sub-cell c of position x, which it wraps into the box (im: the
  * images crossed, added); false when x is not finite or more than a box
@@ -78,8 +86,7 @@ static __device__ __forceinline__ bool rb_sub_cell(const gpu_sys &s, double4_32a
 	}
 	x = make_double4_32a(p[0], p[1], p[2], x.w);
 	im = make_int4(k[0], k[1], k[2], 0);
-	c = ((cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0]) * GPU_SUB +
-	    half[0] + 2 * half[1] + 4 * half[2];
+	c = rb_sub_index(s, cc, half);
 	return true;
 }
 
@@ -117,9 +124,8 @@ static __device__ __forceinline__ bool rb_bin_one(const gpu_sys &s, int i)
 	s.x[i] = make_double4_32a(x[0], x[1], x[2], xi.w);
 	s.img[i] = make_int4(im[0], im[1], im[2], 0);
 	{
-		int c = (cc[2] * s.nc[1] + cc[1]) * s.nc[0] + cc[0];
+		const int c = rb_sub_index(s, cc, half);
 
-		c = c * GPU_SUB + half[0] + 2 * half[1] + 4 * half[2];	/* its sub-cell */
 		s.cell[i] = c;
 		s.slot[i] = atomicAdd(&s.cell_count[c], 1);
 	}
@@ -217,9 +223,11 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
  * no block barrier: compute-sanitizer synccheck flagged the barrier of a
  * block-wide scan inside the conditional graph node. B: passes whose
  * loads are issued together (the stores of a pass keep the compiler from
- * moving the next pass's load above them: with B = 1 each pass waited
- * for its load, 10 us for the 1,583 totals of 1M, RESULTS twentieth
- * session; the persistent kernel keeps 1, for its registers).
+ * moving the next pass's load above them: with B = 1 each pass waits for
+ * its load; k_scan_blocks takes a chunk's 8 passes at once, 8M 18 -> 13
+ * us, RESULTS twentieth session). The top scan keeps 1: with 8 it still
+ * waited on each pass's shuffles (8M 48 us either way); the persistent
+ * kernel, for its registers.
  */
 template <int B = 1>
 static __device__ __forceinline__ int warp_scan_excl(const int *in, int *out,
@@ -274,47 +282,6 @@ static __device__ __forceinline__ void rb_scan_chunks_phase(const gpu_sys &s, in
 static __device__ __forceinline__ void rb_scan_top(const gpu_sys &s)
 {
 	warp_scan_excl(s.block_sums, s.block_sums, rb_scan_chunks(s));
-}
-
-/*
- * The same for a launch of its own (k_scan_top): lane l takes a run of
- * consecutive totals, sums it with its loads in flight together, and
- * writes its prefixes after one warp scan of the sums. (warp_scan_excl,
- * 32 totals a pass, waited on each pass's shuffles: 48 us for the 11,665
- * totals of 8M particles, 10 us at 1M; RESULTS twentieth session.)
- */
-static __device__ __forceinline__ void rb_scan_top_runs(const gpu_sys &s)
-{
-	constexpr int U = 16;	/* loads in flight per lane */
-	const int n = rb_scan_chunks(s), per = (n + 31) / 32;
-	const int lo = min(n, (int)(threadIdx.x & 31) * per), hi = min(n, lo + per);
-	int *b = s.block_sums;
-	int sum = 0, run;
-
-	for (int k0 = lo; k0 < hi; k0 += U) {
-		int v[U];
-
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			v[u] = k0 + u < hi ? b[k0 + u] : 0;
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			sum += v[u];
-	}
-	run = warp_scan_incl(sum) - sum;
-	for (int k0 = lo; k0 < hi; k0 += U) {
-		int v[U];
-
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			v[u] = k0 + u < hi ? b[k0 + u] : 0;
-#pragma unroll
-		for (int u = 0; u < U; u++) {
-			if (k0 + u < hi)
-				b[k0 + u] = run;
-			run += v[u];
-		}
-	}
 }
 
 /*

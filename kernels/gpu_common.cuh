@@ -456,42 +456,52 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
  * force launch at 1M particles is bound by the L1 data pipe, at about ten
  * wavefronts per 16-byte gather of a warp; with 8 bytes the same gathers
  * took 41% fewer wavefronts (RESULTS, seventeenth session). Per axis, 21
- * bits: X = round(x 2^21 k / L) mod 2^21 for an integer k >= 1, so that
- * x + L gives the same X (the period L is k whole ranges of 2^21), and
- * the difference of two X taken mod 2^21 is the separation in units of
- * L / (2^21 k) as long as it is shorter than half the range,
- * L / (2 k): the backend picks the largest k whose half range exceeds
- * the longest listed pair that a force launch can meet (rlist plus the
- * two particles' largest displacements between builds), gpu_init. The
- * quantum L / (2^21 k) is then 4 to 5e-6 sigma at rc 2.5 and skin 0.5 in
- * a large box, up to 1e-5 in a small one (k = 1): the rounding of float
- * coordinates near 30 to 120 sigma, and the forces are
- * those of positions moved by up to half of it (a float-position engine's
- * precision; xq's quantum is L / 2^32). Layout of the 64 bits (lo, hi):
- * X in lo bits 0-20, the type (0 or 1: two types at most) in lo bit 21,
- * Y in lo bits 22-31 and hi bits 0-10, Z in hi bits 11-31, so that each
- * axis comes out left-aligned in a 32-bit word in one or two
- * instructions (gpu_xc_fields): the integer difference (gpu_dq) of two left-aligned
- * fields is the wrapped separation times 2^11, exact in float (21
- * significant bits).
+ * bits: X = x 2^21 k / L mod 2^21 (rounded down along x and z, to the
+ * nearest along y) for an integer k >= 1, so that x + L gives the same X
+ * (the period L is k whole ranges of 2^21), and the difference of two X
+ * taken mod 2^21 is the separation in units of L / (2^21 k) as long as it
+ * is shorter than half the range, L / (2 k): the backend picks the
+ * largest k whose half range exceeds the longest listed pair that a force
+ * launch can meet (rlist plus the two particles' largest displacements
+ * between builds), gpu_init. The quantum L / (2^21 k) is then 4 to 5e-6
+ * sigma at rc 2.5 and skin 0.5 in a large box, up to 1e-5 in a small one
+ * (k = 1): the rounding of float coordinates near 30 to 120 sigma (xq's
+ * quantum is L / 2^32).
+ *
+ * Layout of the 64 bits (lo, hi): lo = X << 11 | type << 10 | Z >> 11
+ * (the type 0 or 1: two types at most), hi = (Z & 0x7FF) << 21 | Y. So
+ * lo is X left-aligned as it stands, hi << 11 is Y, and the 64-bit funnel
+ * shift of (lo, hi) by 22 is Z: each axis comes out left-aligned in a
+ * 32-bit word in at most one instruction (gpu_xc_fields), and the integer
+ * difference (gpu_dq) of two of them is the wrapped separation times
+ * 2^11. The 11 bits below X and below Z are not cleared: they are the
+ * particle's own other bits (g_x = type << 10 | Z >> 11, g_z = Y >> 10),
+ * so each particle sits at X + g_x / 2^11, Y, Z + g_z / 2^11 in every
+ * pair it is in: the same position from either side (the forces stay
+ * antisymmetric), within one quantum of the exact one (X, Z rounded down,
+ * g / 2^11 in [0, 1)). Exact in float: 32 significant bits rounded to 24,
+ * 2^-4 of a quantum at the half range. With the fields masked the loop
+ * spent four instructions a pair on them, now two (twenty-first
+ * session).
  */
 static __device__ __forceinline__ uint2 gpu_xc(const gpu_sys &s,
 					       const double4_32a &x)
 {
 	const unsigned m = 0x1FFFFFu;
-	const unsigned X = (unsigned)(unsigned long long)__double2ll_rn(x.x * s.cscale[0]) & m;
+	const unsigned X = (unsigned)(unsigned long long)__double2ll_rd(x.x * s.cscale[0]) & m;
 	const unsigned Y = (unsigned)(unsigned long long)__double2ll_rn(x.y * s.cscale[1]) & m;
-	const unsigned Z = (unsigned)(unsigned long long)__double2ll_rn(x.z * s.cscale[2]) & m;
+	const unsigned Z = (unsigned)(unsigned long long)__double2ll_rd(x.z * s.cscale[2]) & m;
 
-	return make_uint2(X | ((unsigned)x.w & 1u) << 21 | Y << 22,
-			  Y >> 10 | Z << 11);
+	return make_uint2(X << 11 | ((unsigned)x.w & 1u) << 10 | Z >> 11,
+			  (Z & 0x7FFu) << 21 | Y);
 }
 
-/* The axes of c left-aligned (the low 11 bits zero), type in w. */
+/* The axes of c left-aligned (below them the particle's own bits), type
+ * in w. */
 static __device__ __forceinline__ int4 gpu_xc_fields(const uint2 &c)
 {
-	return make_int4((int)(c.x << 11), (int)(__funnelshift_l(c.x, c.y, 21) & ~0x7FFu),
-			 (int)(c.y & ~0x7FFu), (int)(c.x >> 21 & 1u));
+	return make_int4((int)c.x, (int)(c.y << 11), (int)__funnelshift_l(c.y, c.x, 22),
+			 (int)(c.x >> 10 & 1u));
 }
 
 /*

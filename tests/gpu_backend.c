@@ -276,12 +276,34 @@ static double compact_scale(const md_config *cfg, const md_state *st, int d)
 }
 
 /*
+ * The position the compact layout puts particle i at along each axis, in
+ * quanta (kernels/gpu_common.cuh, gpu_xc; the rule as documented, written
+ * out here): X = floor(x c), Y = rint(y c), Z = floor(z c), each mod
+ * 2^21 where it enters another axis's bits; along x X + (type 2^10 +
+ * Z / 2^11) / 2^11, along y Y, along z Z + (Y / 2^10) / 2^11.
+ */
+static void compact_quanta(const md_state *st, const double c[3], int i, double q[3])
+{
+	const double fx = floor(st->x[3 * i] * c[0]);
+	const double ry = rint(st->x[3 * i + 1] * c[1]);
+	const double fz = floor(st->x[3 * i + 2] * c[2]);
+	const long long m = 2097152;
+	const long long Y = (((long long)ry % m) + m) % m;
+	const long long Z = (((long long)fz % m) + m) % m;
+
+	q[0] = fx + (double)((st->type ? st->type[i] & 1 : 0) * 1024 + (Z >> 11)) / 2048.0;
+	q[1] = ry;
+	q[2] = fz + (double)(Y >> 10) / 2048.0;
+}
+
+/*
  * backend.compact_positions = on (every launch gathers the 8-byte
  * positions): the register strategy's forces, energy and virial against
- * the CPU backend at the same positions rounded to the compact grid, to
- * float precision (compare_strategy's int4 path: 1.5e-6 to 3e-6), and
- * against the exact positions within compare_strategy's bound (the
- * rounding moves each coordinate by up to half a quantum, 2e-6 to 4e-6).
+ * the CPU backend at the positions of the compact layout
+ * (compact_quanta), to float precision (compare_strategy's int4 path:
+ * 1.5e-6 to 3e-6), and against the exact positions within
+ * compare_strategy's bound (the layout moves each coordinate by up to a
+ * quantum, 4e-6 to 1e-5).
  */
 static void compare_compact(md_config *cfg, const md_state *st)
 {
@@ -290,19 +312,23 @@ static void compare_compact(md_config *cfg, const md_state *st)
 	md_state g, q;
 	md_thermo th;
 	ref rq, rx;
-	double eq, ex;
+	double eq, ex, c[3];
 	int i, d, n = st->n;
 
 	state_copy(&q, st);
 	for (d = 0; d < 3; d++) {
-		const double c = compact_scale(cfg, st, d);
+		c[d] = compact_scale(cfg, st, d);
+		ck_assert(c[d] > 0.0);
+	}
+	for (i = 0; i < n; i++) {
+		double qq[3];
 
-		ck_assert(c > 0.0);
-		for (i = 0; i < n; i++) {
-			double x = rint(st->x[3 * i + d] * c) / c;
+		compact_quanta(st, c, i, qq);
+		for (d = 0; d < 3; d++) {
+			double x = qq[d] / c[d];
 
 			x = x >= st->box[d] ? x - st->box[d] : x;
-			q.x[3 * i + d] = x;
+			q.x[3 * i + d] = x < 0.0 ? x + st->box[d] : x;
 		}
 	}
 	cfg->strategy = MD_STRAT_register;

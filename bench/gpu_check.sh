@@ -63,9 +63,9 @@ sanitize)
 	# sub-cell path; small.ini has 3, the minimum-image path), racecheck 3
 	# steps; `persist4` the same with the persistent kernel rebuilding
 	# every 3 steps; `list4s`: racecheck of the 16-bit list of `staged`;
-	# `compact` and `persist4lb` below.
+	# `compact`, `compacta` and `persist4lb` below.
 	t_all=$SECONDS; L=$(mktemp -d)
-	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 persist4 list4s compact persist4lb}; do
+	for s in ${SAN_STRATS:-global shared register hybrid tiled staged persistent list4 persist4 list4s compact compacta persist4lb}; do
 		for tool in memcheck racecheck synccheck initcheck; do
 			extra=(); st=$s; pre=()
 			[ $s = persistent ] && { st=register; extra=(--set backend.persistent=on --set neighbor.every=3); }
@@ -74,6 +74,10 @@ sanitize)
 			[ $s = list4s ] && { [ $tool = racecheck ] || continue; st=staged; extra=(--set 'system.cells=8 8 8'); }
 			# `compact`: register with the 8-byte positions in every launch
 			[ $s = compact ] && { st=register; extra=(--set backend.compact_positions=on --set backend.persistent=off); }
+			# `compacta`: auto's form (the steps on them store no xq,
+			# k_xq_refresh before the energy launch, k_refine on them)
+			[ $s = compacta ] && { st=register; pre=(env MDSIM_COMPACT_MIN=0)
+				extra=(--set backend.persistent=off --set 'system.cells=8 8 8'); }
 			# `persist4lb`: persist4's memcheck with the host waiting for
 			# each launch (CUDA_LAUNCH_BLOCKING=1): the same kernels,
 			# graphs and conditional nodes; the unserialized run's

@@ -340,6 +340,10 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 static void enqueue_last(gpu_ctx *c, int in_capture)
 {
 	enqueue_rebuild(c, in_capture);
+	/* the energy launch gathers xq, which the steps on the compact
+	 * positions do not store (drift_and_check's XQ) */
+	if (c->s.xc && !c->s.xc_energy)
+		gpu_enqueue_xq_refresh(&c->s, c->stream);
 	enqueue_force(c, 1);
 	gpu_enqueue_integrate2(&c->s, c->stream);
 	if (c->s.nh_on) {
@@ -903,10 +907,15 @@ static const char *compact_units(gpu_ctx *c, const md_config *cfg, double rl)
 		s->cunit[d] = 1.f;
 		k[d] = floor(s->dbox[d] / (2.0 * half));
 	}
+	/* MDSIM_COMPACT_MIN: a developer switch, auto's threshold (the tests
+	 * run auto's form, exact positions at the thermo steps, on small
+	 * systems) */
+	const char *amin = getenv("MDSIM_COMPACT_MIN");
+
 	s->xc_energy = cfg->compact == 1;
 	if (!cfg->compact)
 		return "off";
-	if (cfg->compact < 0 && s->n < GPU_COMPACT_AUTO_MIN)
+	if (cfg->compact < 0 && s->n < (amin ? atol(amin) : GPU_COMPACT_AUTO_MIN))
 		return "auto: fewer particles than it pays for";
 	/* the persistent kernel neither reads nor writes them (register
 	 * path's XC): compiled in, their code made it spill (RESULTS) */

@@ -657,6 +657,7 @@ void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st);
 int gpu_sm_count(void);
 void gpu_enqueue_integrate1(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st);
+void gpu_enqueue_xq_refresh(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_kick_drift(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_decide(const gpu_sys *s, cudaGraphConditionalHandle h,
 			cudaStream_t st);

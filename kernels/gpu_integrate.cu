@@ -314,6 +314,25 @@ void gpu_enqueue_decide(const gpu_sys *s, cudaGraphConditionalHandle h,
 	GPU_CHECK_LAUNCH();
 }
 
+/*
+ * xq from x, for the launches that read it after steps that did not store
+ * it (drift_and_check's XQ: the register strategy's steps on the compact
+ * positions).
+ */
+__global__ void k_xq_refresh(gpu_sys s)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < s.n && !gpu_halted(s))
+		s.xq[i] = gpu_xq(s, s.x[i]);
+}
+
+void gpu_enqueue_xq_refresh(const gpu_sys *s, cudaStream_t st)
+{
+	k_xq_refresh<<<(s->n + 255) / 256, 256, 0, st>>>(*s);
+	GPU_CHECK_LAUNCH();
+}
+
 void gpu_enqueue_integrate2(const gpu_sys *s, cudaStream_t st)
 {
 	k_integrate2<<<(s->n + 255) / 256, 256, 0, st>>>(*s);

@@ -157,23 +157,47 @@ k_build_list(gpu_sys s)
 #define REFINE_BLOCK 256
 #define REFINE_SPLIT 8
 
-static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, int4 q0i,
-						   int j)
+/*
+ * The pair (i, j): qi, ci: i's fixed-point and compact (gpu_xc_fields)
+ * positions now. C (s.xc set): the separation now from the compact
+ * positions (the steps on them do not store xq: drift_and_check's XQ;
+ * they are also what the force launch sees), else from xq. The compact
+ * separation is exact only below half their range along each axis, at
+ * least 1.02 (rlist + 2 cap) (compact_units, gpu_backend.cu), and the 27
+ * cells hold pairs farther apart: far2 = (rc_chk + 2 cap)^2 with a
+ * margin. When k_refine checks, no particle has moved more than cap
+ * since the build (one that did requested the rebuild, and the check is
+ * skipped), so a pair within rc now was within far at the build, and
+ * for such a pair every axis's separation now is below rc + 4 cap: an
+ * alias of it lies at least 2.04 (rc + skin + 2 cap) - (rc + 4 cap) >
+ * 1.04 rc away, beyond rc_chk. (Without far2 a 1M run built 326 times
+ * in 3,000 steps instead of 199: aliased pairs, twenty-first session.)
+ */
+template <bool C>
+static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, int4 ci,
+						   int4 q0i, int j, float far2)
 {
 	const float3 b = gpu_sep_q(s, q0i, s.xq0[j]);
+	const float b2 = b.x * b.x + b.y * b.y + b.z * b.z;
 
-	if (b.x * b.x + b.y * b.y + b.z * b.z < s.rlist_lo2)
-		return false;	/* listed at the build */
-	const float3 r = gpu_sep_q(s, qi, s.xq[j]);
+	if (b2 < s.rlist_lo2 || (C && b2 >= far2))
+		return false;	/* listed at the build, or too far */
+	const float3 r = C ? gpu_sep_qu(make_float3(s.cunit[0], s.cunit[1], s.cunit[2]),
+					   ci, gpu_xc_fields(s.xc[j])) :
+				gpu_sep_q(s, qi, s.xq[j]);
 
 	return r.x * r.x + r.y * r.y + r.z * r.z < s.rc_chk2;
 }
 
-/* susp: the suspects (s.susp is set only while their steps record them) */
+/* susp: the suspects (s.susp is set only while their steps record them);
+ * C: s.xc is set (refine_pair) */
+template <bool C>
 __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
 {
 	volatile gpu_status *st = s.st;
 	const int ns = st->nsusp, nk = min(ns, s.susp_max);
+	const float far = sqrtf(s.rc_chk2) + 2.f * sqrtf(s.susp_cap2);
+	const float far2 = 1.001f * far * far;	/* refine_pair */
 	const int t = threadIdx.x;
 	bool bad = false;
 	int nb;
@@ -192,7 +216,8 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	 * nothing to check, only the count and the sort's IF node */
 	for (int k = st->rebuild ? nk : blockIdx.x; k < nk; k += gridDim.x) {
 		const int i = susp[k];
-		const int4 qi = s.xq[i], q0i = s.xq0[i];
+		const int4 qi = gpu_xq(s, s.x[i]), q0i = s.xq0[i];
+		const int4 ci = C ? gpu_xc_fields(s.xc[i]) : qi;
 		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };
 		int cc[3];	/* the cell of i's present position */
 
@@ -207,8 +232,8 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 			     j += 2 * REFINE_SPLIT) {
 				const int j2 = j + REFINE_SPLIT < end ? j + REFINE_SPLIT : i;
 
-				bad |= j != i && refine_pair(s, qi, q0i, j);
-				bad |= j2 != i && refine_pair(s, qi, q0i, j2);
+				bad |= j != i && refine_pair<C>(s, qi, ci, q0i, j, far2);
+				bad |= j2 != i && refine_pair<C>(s, qi, ci, q0i, j2, far2);
 			}
 		}
 	}
@@ -264,9 +289,12 @@ void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st)
 {
 	static int resident;
 
-	if (!resident)
-		resident = resident_blocks((const void *)k_refine, REFINE_BLOCK);
-	k_refine<<<resident, REFINE_BLOCK, 0, st>>>(*s, susp);
+	if (!resident)	/* both forms: 31 and 32 registers */
+		resident = resident_blocks((const void *)k_refine<true>, REFINE_BLOCK);
+	if (s->xc)
+		k_refine<true><<<resident, REFINE_BLOCK, 0, st>>>(*s, susp);
+	else
+		k_refine<false><<<resident, REFINE_BLOCK, 0, st>>>(*s, susp);
 	GPU_CHECK_LAUNCH();
 }
 

@@ -197,8 +197,8 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		if (act && sub == 0) {
 			const float4 fi = make_float4(f.x, f.y, f.z, 0.f);
 
-			if (OUT == GPU_F_KICK_DRIFT)
-				nve_kick_drift<XC>(s, i, fi, 1);
+			if (OUT == GPU_F_KICK_DRIFT)	/* C: no xq (drift_and_check) */
+				nve_kick_drift<XC, !C>(s, i, fi, 1);
 			else
 				s.f[i] = fi;
 		}

@@ -56,8 +56,14 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
  * reports); testing x against [-L, 2L) here took the NVE kernel from 64
  * to 71 registers and 1M from 3,130 to 2,957 steps/s (tenth session).
  * Measured at 1M (RESULTS, tenth session): 3,067 -> 3,078 steps/s.
+ * XQ false: xq is not stored (16 of the ~530 bytes a particle a step
+ * moves at 1M). Only the register strategy's steps on the compact
+ * positions pass it: until the next chunk's k_integrate1 or build
+ * stores xq again, nothing reads it but the last step's energy launch,
+ * before which k_xq_refresh stores it (gpu_backend.cu, enqueue_last);
+ * k_refine reads xc and x instead.
  */
-template <bool XC = true>
+template <bool XC = true, bool XQ = true>
 static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 						       double4_32a v, int w)
 {
@@ -69,7 +75,8 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 	x.z += s.dt * v.z;
 	s.x[i] = x;
 	q = gpu_xq(s, x);
-	(w ? s.xq_w : s.xq)[i] = q;
+	if (XQ)
+		(w ? s.xq_w : s.xq)[i] = q;
 	if (XC && s.xc)
 		(w ? s.xc_w : s.xc)[i] = gpu_xc(s, x);
 	if (s.check) {
@@ -107,16 +114,18 @@ static __device__ __forceinline__ double4_32a kick_f(double4_32a v, double h,
 /*
  * NVE: the second half kick of step k and the first of step k + 1 with
  * the same force f (one full kick), then the drift into buffer w
- * (drift_and_check). Completes step k for particle i.
+ * (drift_and_check). Completes step k for particle i. XQ false (the
+ * register strategy's steps on the compact positions): the fixed-point
+ * copy is not stored (see drift_and_check).
  */
-template <bool XC = true>
+template <bool XC = true, bool XQ = true>
 static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
 						      float4 f, int w)
 {
 	double4_32a v = kick_f(s.v[i], 2.0 * gpu_hdtm(s, i), f);
 
 	s.v[i] = v;
-	drift_and_check<XC>(s, i, v, w);
+	drift_and_check<XC, XQ>(s, i, v, w);
 }
 
 #endif

@@ -661,16 +661,20 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		{ MD_STRAT_global, 0, -1, 0 }, { MD_STRAT_register, 0, -1, 0 },
 		{ MD_STRAT_register, 1, -1, 0 }, { MD_STRAT_staged, 0, -1, 0 },
 		{ MD_STRAT_register, 1, 500, 0 }, { MD_STRAT_register, 0, -1, 1 },
+		{ MD_STRAT_register, 0, -1, 2 },
 	};
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
 	md_state c;
 	int k, m;
 
+	md_thermo tc;
+
 	state_copy(&c, st);
 	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, &c), 0);
 	ck_assert_int_eq(cpu.ops->run(&cpu, 72), 0);
 	cpu.ops->download(&cpu, &c, MD_F_X | MD_F_V);
+	cpu.ops->thermo(&cpu, &tc);
 	for (m = 0; m < (int)(sizeof(v) / sizeof(v[0])); m++) {
 		md_backend gpu = { ops, NULL };
 		md_state g;
@@ -678,34 +682,48 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		char tag[32];
 		double dx, dv;
 
+		md_thermo th;
+
 		cfg->strategy = v[m].strat;
 		cfg->persistent = v[m].persistent;
-		cfg->compact = v[m].compact;
+		/* 2: auto's form (compact steps, exact positions at the
+		 * thermo steps) at this size */
+		cfg->compact = v[m].compact == 2 ? -1 : v[m].compact;
+		if (v[m].compact == 2)
+			setenv("MDSIM_COMPACT_MIN", "0", 1);
 		state_copy(&g, st);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
+		unsetenv("MDSIM_COMPACT_MIN");
 		if (v[m].idx_max >= 0)
 			ck_assert_int_eq(gpu_test_list_idx_max(&gpu, v[m].idx_max), 0);
 		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
 			ck_assert_int_eq(ops->run(&gpu, chunks[k]), 0);
 		ops->download(&gpu, &g, MD_F_X | MD_F_V);
 		ops->stats(&gpu, &stats);
+		ops->thermo(&gpu, &th);
 		dx = max_diff(&g, &c, 0);
 		dv = max_diff(&g, &c, 1);
 		tag[0] = '\0';
 		if (v[m].idx_max >= 0)
 			snprintf(tag, sizeof(tag), " (list_idx %d)", v[m].idx_max);
 		if (v[m].compact)
-			snprintf(tag, sizeof(tag), " (compact positions)");
-		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, %ld list builds\n",
+			snprintf(tag, sizeof(tag), " (compact positions%s)",
+				 v[m].compact == 2 ? ", auto" : "");
+		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, pe %.9f vs %.9f, %ld list builds\n",
 		       md_strategy_names[cfg->strategy],
 		       v[m].persistent ? " persistent" : "", tag, what, dx, dv,
-		       stats.builds);
+		       th.pe / g.n, tc.pe / c.n, stats.builds);
 		fflush(stdout);
 		ck_assert_int_eq(g.step, 72);
 		ck_assert_int_gt(stats.builds, 0);	/* rebuilds inside the runs */
 		ck_assert_msg(dx < 1e-4 && dv < 1e-3, "%s%s: dx %g dv %g",
 			      md_strategy_names[cfg->strategy],
 			      v[m].persistent ? " persistent" : "", dx, dv);
+		/* the last step's energy, at the last positions (a step of
+		 * drift moves it by ~1e-4 of itself) */
+		ck_assert_msg(fabs(th.pe - tc.pe) <= 2e-6 * fabs(tc.pe),
+			      "%s%s: pe %.10g vs %.10g", md_strategy_names[cfg->strategy],
+			      v[m].persistent ? " persistent" : "", th.pe, tc.pe);
 		ops->destroy(&gpu);
 		md_state_free(&g);
 	}
@@ -858,7 +876,7 @@ END_TEST
  * MDSIM_NO_REFINE=0 leaves it on. env: MDSIM_NO_REFINE's value (NULL:
  * unset); refine: whether that means on (for the printout).
  */
-static long refined_run(const char *env, int refine, int check_lists)
+static long refined_run(const char *env, int refine, int check_lists, int compact)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gpu = { ops, NULL };
@@ -877,8 +895,11 @@ static long refined_run(const char *env, int refine, int check_lists)
 		unsetenv("MDSIM_NO_REFINE");
 	else
 		setenv("MDSIM_NO_REFINE", env, 1);
+	if (compact)	/* auto's form at this size: the steps on them */
+		setenv("MDSIM_COMPACT_MIN", "0", 1);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	unsetenv("MDSIM_NO_REFINE");
+	unsetenv("MDSIM_COMPACT_MIN");
 	step0 = st.step;
 	/* chunks of 25 steps (in step graphs of several steps, where a
 	 * suspect opens the next step's IF node itself) and of 5 */
@@ -905,8 +926,9 @@ static long refined_run(const char *env, int refine, int check_lists)
 		}
 	}
 	ops->stats(&gpu, &stats);
-	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s): %ld list builds in 300 steps",
-	       refine ? "on" : "off", env ? env : "unset", stats.builds);
+	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s): %ld list builds in 300 steps",
+	       refine ? "on" : "off", env ? env : "unset",
+	       compact ? ", compact positions" : "", stats.builds);
 	if (check_lists)
 		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
 	printf("\n");
@@ -924,16 +946,20 @@ static long refined_run(const char *env, int refine, int check_lists)
 
 START_TEST(test_refined_check)
 {
-	long on, off, zero;
+	long on, off, zero, onc;
 
 	if (!test_gpu_present())
 		return;
-	on = refined_run(NULL, 1, 1);
-	off = refined_run("1", 0, 0);
-	zero = refined_run("0", 1, 0);
+	on = refined_run(NULL, 1, 1, 0);
+	off = refined_run("1", 0, 0, 0);
+	zero = refined_run("0", 1, 0, 0);
+	/* k_refine on the compact positions (the steps store no xq) */
+	onc = refined_run(NULL, 1, 1, 1);
 	ck_assert_int_gt(on, 0);
 	ck_assert_int_lt(on, off);
 	ck_assert_int_lt(zero, off);
+	ck_assert_int_gt(onc, 0);
+	ck_assert_int_lt(onc, off);
 }
 END_TEST
 

@@ -1,0 +1,12 @@
+set -u
+cd build-exp && tar xJf bins.tar.xz && mkdir -p tests && mv -f gpu_backend tests/ && ln -sfn $PWD/../build-gpu/gpu-libs gpu-libs && cd ..
+export LD_LIBRARY_PATH=$PWD/build-gpu/gpu-libs
+nvidia-smi --query-gpu=name,driver_version --format=csv > $OUT/gpu.txt
+O1="--strategy register --set backend.autotune=false --set backend.threads_per_particle=1 --set run.thermo_every=0 --set run.progress=off"
+r() { ./build-exp/mdsim "$@" > $OUT/tmp.txt 2>&1; echo "$* :: $(grep -o '[0-9.]* timesteps/s' $OUT/tmp.txt) $(grep -o 'builds = [0-9]*' $OUT/tmp.txt | head -1)" | tee -a $OUT/targets.txt; }
+r configs/bench_1m.ini --steps 3000 $O1 --set neighbor.skin=0.4
+r configs/bench_lj.ini --set 'system.cells=126 126 126' --steps 1000 $O1 --set neighbor.skin=0.4
+r configs/bench_lj.ini --steps 30000 --strategy register --set neighbor.skin=0.7 --set run.thermo_every=0 --set run.progress=off
+r configs/kob_andersen.ini --steps 3000 --strategy register --set 'system.cells=40 40 40' --set run.ensemble=nve
+OUT=$OUT timeout 300 bash bench/gpu_check.sh build-exp sanitize > /dev/null 2>&1; grep -c "rc=0" $OUT/sanitize.txt; grep -v "rc=0" $OUT/sanitize.txt
+mkdir -p $OUT/scal && OUT=$OUT/scal timeout 280 bash bench/gpu_check.sh build-exp scaling > $OUT/scal/scaling_out.txt 2>&1; cat $OUT/scal/scaling.csv

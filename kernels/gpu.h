@@ -77,6 +77,10 @@ int gpu_test_list16_max(md_backend *b, int max);
  */
 int gpu_test_list_idx_max(md_backend *b, int max);
 
+/* gpu_test_compact - test hook: 1 if the register strategy's steps run on
+ * the compact 8-byte positions (backend.compact_positions), else 0. */
+int gpu_test_compact(md_backend *b);
+
 #ifdef __cplusplus
 }
 #endif

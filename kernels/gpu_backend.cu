@@ -340,9 +340,11 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 static void enqueue_last(gpu_ctx *c, int in_capture)
 {
 	enqueue_rebuild(c, in_capture);
-	/* the energy launch gathers xq, which the steps on the compact
-	 * positions do not store (drift_and_check's XQ) */
-	if (c->s.xc && !c->s.xc_energy)
+	/* the steps on the compact positions do not store xq
+	 * (drift_and_check's XQ): the energy launch gathers it (auto), and
+	 * after the run a strategy switch's force launch may (`shared`,
+	 * `hybrid`), with either setting */
+	if (c->s.xc)
 		gpu_enqueue_xq_refresh(&c->s, c->stream);
 	enqueue_force(c, 1);
 	gpu_enqueue_integrate2(&c->s, c->stream);
@@ -1615,6 +1617,11 @@ extern "C" int gpu_test_list16_max(md_backend *b, int max)
 	c->s.list16_max = max;
 	destroy_graphs(c);	/* they hold the old value */
 	return 0;
+}
+
+extern "C" int gpu_test_compact(md_backend *b)
+{
+	return ((gpu_ctx *)b->ctx)->s.xc != NULL;
 }
 
 extern "C" int gpu_test_list_idx_max(md_backend *b, int max)

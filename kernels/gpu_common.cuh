@@ -152,8 +152,10 @@ typedef struct gpu_sys {
 	int4 *xq0;		/* xq at the last build (rebuild check) */
 	int4 *xq_w;		/* the other buffer: a GPU_F_KICK_DRIFT
 				 * force kernel drifts into it          */
-	/* compact positions (gpu_xc()), NULL when off: written wherever xq
-	 * is, xc_w with xq_w; read by the register strategy's gathers */
+	/* compact positions (gpu_xc()), NULL when off: written by every
+	 * drift (xc_w with xq_w) and the scatter; the register strategy's
+	 * steps on them store no xq (drift_and_check's XQ); read by its
+	 * gathers and k_refine */
 	uint2 *xc, *xc_w;
 	int xc_energy;		/* thermo launches read xc too (on), not
 				 * only the steps between them (auto)   */
@@ -479,8 +481,9 @@ static __device__ __forceinline__ void gpu_pair_accum_q(const gpu_sys &s,
  * so each particle sits at X + g_x / 2^11, Y, Z + g_z / 2^11 in every
  * pair it is in: the same position from either side (the forces stay
  * antisymmetric), within one quantum of the exact one (X, Z rounded down,
- * g / 2^11 in [0, 1)). Exact in float: 32 significant bits rounded to 24,
- * 2^-4 of a quantum at the half range. With the fields masked the loop
+ * g / 2^11 in [0, 1)). Converted to float, a difference of up to 32
+ * significant bits is rounded to 24: at most 2^-4 of a quantum off at
+ * the half range. With the fields masked the loop
  * spent four instructions a pair on them, now two (twenty-first
  * session).
  */

@@ -168,9 +168,10 @@ k_build_list(gpu_sys s)
  * margin. When k_refine checks, no particle has moved more than cap
  * since the build (one that did requested the rebuild, and the check is
  * skipped), so a pair within rc now was within far at the build, and
- * for such a pair every axis's separation now is below rc + 4 cap: an
- * alias of it lies at least 2.04 (rc + skin + 2 cap) - (rc + 4 cap) >
- * 1.04 rc away, beyond rc_chk. (Without far2 a 1M run built 326 times
+ * for a pair within far at the build every axis's separation now is
+ * below about rc_chk + 4 cap (with the margins): an alias of it lies at
+ * least about 2.04 (rc + skin + 2 cap) - (rc + 4 cap), over 1.03 rc,
+ * away, beyond rc_chk. (Without far2 a 1M run built 326 times
  * in 3,000 steps instead of 199: aliased pairs, twenty-first session.)
  */
 template <bool C>

@@ -58,10 +58,11 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
  * Measured at 1M (RESULTS, tenth session): 3,067 -> 3,078 steps/s.
  * XQ false: xq is not stored (16 of the ~530 bytes a particle a step
  * moves at 1M). Only the register strategy's steps on the compact
- * positions pass it: until the next chunk's k_integrate1 or build
- * stores xq again, nothing reads it but the last step's energy launch,
- * before which k_xq_refresh stores it (gpu_backend.cu, enqueue_last);
- * k_refine reads xc and x instead.
+ * positions pass it. Between them only k_refine would read xq, and it
+ * reads xc and x instead; every run's last step stores xq again
+ * (k_xq_refresh before its energy launch, gpu_backend.cu enqueue_last),
+ * so that launch and anything after the run (a strategy switch's force
+ * launch) see it current.
  */
 template <bool XC = true, bool XQ = true>
 static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,

@@ -694,6 +694,13 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		state_copy(&g, st);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 		unsetenv("MDSIM_COMPACT_MIN");
+		/* the compact variants run on them wherever the documented
+		 * rule (compact_scale) gives every axis a range */
+		if (v[m].compact)
+			ck_assert_int_eq(gpu_test_compact(&gpu),
+					 compact_scale(cfg, st, 0) > 0.0 &&
+					 compact_scale(cfg, st, 1) > 0.0 &&
+					 compact_scale(cfg, st, 2) > 0.0);
 		if (v[m].idx_max >= 0)
 			ck_assert_int_eq(gpu_test_list_idx_max(&gpu, v[m].idx_max), 0);
 		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
@@ -724,6 +731,15 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		ck_assert_msg(fabs(th.pe - tc.pe) <= 2e-6 * fabs(tc.pe),
 			      "%s%s: pe %.10g vs %.10g", md_strategy_names[cfg->strategy],
 			      v[m].persistent ? " persistent" : "", th.pe, tc.pe);
+		if (v[m].compact) {
+			/* after steps on the compact positions, a switch to a
+			 * strategy that gathers xq (`hybrid`) sees them current */
+			ck_assert_int_eq(ops->set_strategy(&gpu, MD_STRAT_hybrid), 0);
+			ops->thermo(&gpu, &th);
+			printf("    then hybrid: pe %.9f\n", th.pe / g.n);
+			ck_assert_msg(fabs(th.pe - tc.pe) <= 2e-6 * fabs(tc.pe),
+				      "hybrid after compact: pe %.10g vs %.10g", th.pe, tc.pe);
+		}
 		ops->destroy(&gpu);
 		md_state_free(&g);
 	}
@@ -900,6 +916,7 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	unsetenv("MDSIM_NO_REFINE");
 	unsetenv("MDSIM_COMPACT_MIN");
+	ck_assert_int_eq(gpu_test_compact(&gpu), compact);
 	step0 = st.step;
 	/* chunks of 25 steps (in step graphs of several steps, where a
 	 * suspect opens the next step's IF node itself) and of 5 */

@@ -18,7 +18,7 @@
 /* Q: pairs in fixed-point units (gpu_pair_eval, s.cubic_q); C: gathers of
  * the compact positions (gpu_xc) */
 template <bool TYPED, bool FC, bool Q, int OUT, bool C>
-__global__ void k_force_register(gpu_sys s, int tpp)
+static __device__ __forceinline__ void force_register(const gpu_sys &s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
@@ -32,19 +32,63 @@ __global__ void k_force_register(gpu_sys s, int tpp)
 		s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp);
 }
 
+/* Forces only, or with the energies (OUT: GPU_F_FORCE, GPU_F_ENERGY). */
+template <bool TYPED, bool FC, bool Q, int OUT, bool C>
+__global__ void k_force_register(gpu_sys s, int tpp)
+{
+	force_register<TYPED, FC, Q, OUT, C>(s, tpp);
+}
+
+/*
+ * The fused NVE step (GPU_F_KICK_DRIFT) on the compact positions, at most
+ * 56 registers a thread. Left to itself ptxas gave the mixture's instance
+ * (TYPED) 74, 6 blocks of 128 threads per SM; capped, 9 stay resident and
+ * it spills 8 bytes outside its loop. Measured on the H200 (RESULTS,
+ * twenty-first session, steps/s): Kob-Andersen 256,000 7,260 / 7,243 ->
+ * 8,623 / 8,637 (the same at 64; at 48 it spills in the loop: 8,173),
+ * 1,048,576 2,481 -> 2,686; force-shifted LJ at 1M (66 registers) 3,276
+ * -> 3,475; the LJ instance of the 1M and 8M runs takes 55 and is
+ * unchanged. Without the compact positions the cap cost LJ at 256,000
+ * 3.6% (62 registers), and on the other launches it made ptxas take more
+ * registers than without one (the compact force-only instance 48 -> 61),
+ * so they have none. (__maxnreg__: CUDA 12.4 on.)
+ */
+#if defined(__CUDACC_VER_MAJOR__) && \
+	(__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define REG_NVE_MAXNREG __maxnreg__(56)
+#else
+#define REG_NVE_MAXNREG
+#endif
+
+template <bool TYPED, bool FC, bool Q>
+__global__ void REG_NVE_MAXNREG k_force_register_nve(gpu_sys s, int tpp)
+{
+	force_register<TYPED, FC, Q, GPU_F_KICK_DRIFT, true>(s, tpp);
+}
+
+/* k_force_register, or k_force_register_nve for GPU_F_KICK_DRIFT with C */
+#define REG_LAUNCH(TYPED, FC, Q)						\
+	do {									\
+		if constexpr (OUT == GPU_F_KICK_DRIFT && C)			\
+			k_force_register_nve<TYPED, FC, Q><<<grid, block, 0, st>>>(*s, tpp); \
+		else								\
+			k_force_register<TYPED, FC, Q, OUT, C><<<grid, block, 0, st>>>(*s, tpp); \
+	} while (0)
+
 template <int OUT, bool C>
 static void launch_c(const gpu_sys *s, int grid, int block, int tpp,
 		     cudaStream_t st)
 {
 	if (s->ntypes > 1)
-		k_force_register<true, true, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+		REG_LAUNCH(true, true, false);
 	else if (s->cubic_q)
-		k_force_register<false, false, true, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+		REG_LAUNCH(false, false, true);
 	else if (gpu_fc_free(s))
-		k_force_register<false, false, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+		REG_LAUNCH(false, false, false);
 	else
-		k_force_register<false, true, false, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+		REG_LAUNCH(false, true, false);
 }
+#undef REG_LAUNCH
 
 /* the compact positions when there are any (thermo launches: only with
  * s->xc_energy, backend.compact_positions = on) */

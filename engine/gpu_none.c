@@ -62,6 +62,12 @@ int gpu_test_list_idx_max(md_backend *b, int max)
 	return -1;
 }
 
+int gpu_test_compact(md_backend *b)
+{
+	(void)b;
+	return 0;
+}
+
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 {
 	(void)b; (void)nsteps;

@@ -67,28 +67,29 @@ __global__ void REG_NVE_MAXNREG k_force_register_nve(gpu_sys s, int tpp)
 }
 
 /* k_force_register, or k_force_register_nve for GPU_F_KICK_DRIFT with C */
-#define REG_LAUNCH(TYPED, FC, Q)						\
-	do {									\
-		if constexpr (OUT == GPU_F_KICK_DRIFT && C)			\
-			k_force_register_nve<TYPED, FC, Q><<<grid, block, 0, st>>>(*s, tpp); \
-		else								\
-			k_force_register<TYPED, FC, Q, OUT, C><<<grid, block, 0, st>>>(*s, tpp); \
-	} while (0)
+template <bool TYPED, bool FC, bool Q, int OUT, bool C>
+static void launch_one(const gpu_sys *s, int grid, int block, int tpp,
+		       cudaStream_t st)
+{
+	if constexpr (OUT == GPU_F_KICK_DRIFT && C)
+		k_force_register_nve<TYPED, FC, Q><<<grid, block, 0, st>>>(*s, tpp);
+	else
+		k_force_register<TYPED, FC, Q, OUT, C><<<grid, block, 0, st>>>(*s, tpp);
+}
 
 template <int OUT, bool C>
 static void launch_c(const gpu_sys *s, int grid, int block, int tpp,
 		     cudaStream_t st)
 {
 	if (s->ntypes > 1)
-		REG_LAUNCH(true, true, false);
+		launch_one<true, true, false, OUT, C>(s, grid, block, tpp, st);
 	else if (s->cubic_q)
-		REG_LAUNCH(false, false, true);
+		launch_one<false, false, true, OUT, C>(s, grid, block, tpp, st);
 	else if (gpu_fc_free(s))
-		REG_LAUNCH(false, false, false);
+		launch_one<false, false, false, OUT, C>(s, grid, block, tpp, st);
 	else
-		REG_LAUNCH(false, true, false);
+		launch_one<false, true, false, OUT, C>(s, grid, block, tpp, st);
 }
-#undef REG_LAUNCH
 
 /* the compact positions when there are any (thermo launches: only with
  * s->xc_energy, backend.compact_positions = on) */

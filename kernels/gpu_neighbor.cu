@@ -217,7 +217,8 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	 * nothing to check, only the count and the sort's IF node */
 	for (int k = st->rebuild ? nk : blockIdx.x; k < nk; k += gridDim.x) {
 		const int i = susp[k];
-		const int4 qi = gpu_xq(s, s.x[i]), q0i = s.xq0[i];
+		/* with C the steps store no xq: i's position from x */
+		const int4 qi = C ? gpu_xq(s, s.x[i]) : s.xq[i], q0i = s.xq0[i];
 		const int4 ci = C ? gpu_xc_fields(s.xc[i]) : qi;
 		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };
 		int cc[3];	/* the cell of i's present position */

@@ -1,0 +1,18 @@
+set -u
+cd build-exp && tar xJf bins.tar.xz && mkdir -p tests && mv -f gpu_backend tests/ && ln -sfn $PWD/../build-gpu/gpu-libs gpu-libs && cd ..
+export LD_LIBRARY_PATH=$PWD/build-gpu/gpu-libs
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv > $OUT/gpu.txt
+O1="--strategy register --set backend.autotune=false --set backend.threads_per_particle=1 --set run.thermo_every=0 --set run.progress=off"
+r() { tag=$1; shift; ./build-exp/mdsim_$tag "$@" > $OUT/tmp.txt 2>&1; echo "$tag $* :: $(grep -o '[0-9.]* timesteps/s' $OUT/tmp.txt) $(grep -o 'builds = [0-9]*' $OUT/tmp.txt | head -1)" | tee -a $OUT/summary.txt; }
+for rep in 1 2; do for v in base x1 x2 x3 x4; do
+  r $v configs/bench_1m.ini --steps 3000 $O1 --set neighbor.skin=0.4
+  r $v configs/bench_lj.ini --set 'system.cells=126 126 126' --steps 1000 $O1 --set neighbor.skin=0.4
+done; done
+for v in base x2; do
+  MDSIM_PROFILE_REBUILD=1 ./build-exp/mdsim_$v configs/bench_1m.ini --bench --strategies register --steps 1000 --set neighbor.skin=0.4 > $OUT/prof_$v.txt 2>&1; grep -i "rebuild stages" $OUT/prof_$v.txt | sed "s/^/$v /" | tee -a $OUT/summary.txt
+done
+for v in base x1; do
+  r $v configs/kob_andersen.ini --steps 3000 --strategy register --set 'system.cells=40 40 40' --set run.ensemble=nve
+  r $v configs/bench_lj.ini --steps 30000 --strategy register --set neighbor.skin=0.7 --set run.thermo_every=0 --set run.progress=off
+done
+CK_DEFAULT_TIMEOUT=600 timeout 200 ./build-exp/tests/gpu_backend > $OUT/gpu_test.log 2>&1; tail -3 $OUT/gpu_test.log

@@ -332,12 +332,24 @@ static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
 }
 
 /*
- * row[gpu_nl_off(e)] = v if e < lim, as one predicated store: written in C
- * the compiler branched around it (BSSY, BRA, BSYNC at every test). The
- * pointer is a global one (cudaMalloc), as st.global needs.
+ * row[gpu_nl_off(e)] = v if hit and e < lim, as one predicated store:
+ * written in C the compiler branched around it (BSSY, BRA, BSYNC at every
+ * test). The pointer is a global one (cudaMalloc), as st.global needs.
+ * EVERY (the persistent kernel's build): every lane stores if e < lim, a
+ * lane without a hit into the slot after the hits (its e from the mask ~0,
+ * list_sweep), beyond the count or taken by a later hit: the form all
+ * builds had until the twenty-second session. Predicated on the hit, a 1M
+ * list build takes 0.78-0.79 ms against 0.79-0.81 (one select fewer per
+ * particle and sweep; 1M and 8M +0.3 to 0.5%, RESULTS). In the persistent
+ * kernel it spilled more (32,000 particles -0.8%), and merely a flag with
+ * the hit set true there gave a different register assignment, -3%: with
+ * EVERY the PTX is the old one, and so is that kernel's SASS. (The
+ * sixteenth session's form, the whole test, ballot and store in one PTX
+ * block, ran 40% slower.)
  */
-template <typename T>
-static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, T v)
+template <bool EVERY, typename T>
+static __device__ __forceinline__ void list_store(T *row, int e, int lim,
+						  bool hit, T v)
 {
 	/* gpu_nl_off(e) as e + (e / 8) 248, and the address as one wide
 	 * multiply-add on the row's 64-bit pointer: written as row +
@@ -346,15 +358,29 @@ static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, 
 	static_assert(GPU_NL_CHUNK == 8, "e / 8 below");
 	const unsigned off = (unsigned)e + ((unsigned)e >> 3) *
 			     (GPU_NL_BLOCK * GPU_NL_CHUNK - GPU_NL_CHUNK);
+	/* the predicate q: e < lim, and (not EVERY) the hit */
+#define LIST_Q_EVERY "setp.lt.s32 q, %1, %2;"
+#define LIST_Q_HIT "setp.ne.s32 h, %5, 0; setp.lt.and.s32 q, %1, %2, h;"
+#define LIST_ST(Q, B, W) "{ .reg .pred h, q; .reg .u64 a; " Q \
+	" mad.wide.u32 a, %3, " B ", %0; @q st.global.b" W " [a], %4; }"
 
-	if (sizeof(T) == 4)
-		asm volatile("{ .reg .pred q; .reg .u64 a; setp.lt.s32 q, %1, %2;"
-			     " mad.wide.u32 a, %3, 4, %0; @q st.global.b32 [a], %4; }"
-			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "r"((int)v));
+	if (sizeof(T) == 4 && EVERY)
+		asm volatile(LIST_ST(LIST_Q_EVERY, "4", "32")
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "r"((int)v), "r"((int)hit));
+	else if (sizeof(T) == 4)
+		asm volatile(LIST_ST(LIST_Q_HIT, "4", "32")
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "r"((int)v), "r"((int)hit));
+	else if (EVERY)
+		asm volatile(LIST_ST(LIST_Q_EVERY, "2", "16")
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "h"((unsigned short)v),
+				"r"((int)hit));
 	else
-		asm volatile("{ .reg .pred q; .reg .u64 a; setp.lt.s32 q, %1, %2;"
-			     " mad.wide.u32 a, %3, 2, %0; @q st.global.b16 [a], %4; }"
-			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "h"((unsigned short)v));
+		asm volatile(LIST_ST(LIST_Q_HIT, "2", "16")
+			     :: "l"(row), "r"(e), "r"(lim), "r"(off), "h"((unsigned short)v),
+				"r"((int)hit));
+#undef LIST_ST
+#undef LIST_Q_HIT
+#undef LIST_Q_EVERY
 }
 
 /*
@@ -365,8 +391,9 @@ static __device__ __forceinline__ void list_store_below(T *row, int e, int lim, 
  * SUB false: the candidates [0, nb) of batch b0 (of total). SUB true: the
  * reach rch of an octant of the sub-cell neighbourhood, staged whole:
  * compacted in idx (the warp's row of sm.idx), or its runs one by one.
+ * EVERY: every lane stores (list_store).
  */
-template <int SMALL, int R, bool L16, bool SUB>
+template <int SMALL, int R, bool L16, bool SUB, bool EVERY>
 static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 						  const gpu_list_smem &sm,
 						  const int4 &qref, int i0, int b0,
@@ -429,13 +456,12 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 				}
 				const bool hit = in & (j != i0 + r) & near;
 				const unsigned bal = __ballot_sync(0xffffffffu, hit);
-				/* a hit: its rank among the hits; other lanes write
-				 * the slot after them, beyond the count or taken by
-				 * a later hit (no branch around the store) */
-				const int e = cnt[r] + __popc(bal & (hit ? below : ~0u));
+				/* a hit: its rank among the hits (EVERY: the
+				 * others, the slot after them) */
+				const int e = cnt[r] + __popc(bal & (EVERY && !hit ? ~0u : below));
 
-				list_store_below<entry>(row[r], e, s.stride,
-							(entry)(L16 ? b0 + f : j));
+				list_store<EVERY, entry>(row[r], e, s.stride, hit,
+							 (entry)(L16 ? b0 + f : j));
 				cnt[r] += __popc(bal);
 			}
 		}
@@ -463,13 +489,14 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
  * GPU_LIST_WARPS * 32 - 1); all the group's threads call it with the same
  * c. bar: the group's barrier id. R: particles per sweep (the persistent
  * kernel takes 2 for its registers; 1: on the 27-cell path the warps take
- * the particles in turn).
+ * the particles in turn). EVERY: every lane stores (list_store; the
+ * persistent kernel).
  * Not SMALL and not L16, with the sub-cell neighbourhood within
  * GPU_LIST_CAP: staged whole, warp w sweeps the particles of octants w
  * and w + 4, each against that octant's reach. Otherwise the 27-cell neighbourhood in
  * batches, the cell's particles shared out among the warps.
  */
-template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
+template <int SMALL, int R = GPU_LIST_R, bool L16 = false, bool EVERY = false>
 static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 						     gpu_list_smem &sm, int gt,
 						     int bar)
@@ -483,7 +510,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	if (first == last)
 		return;
 	const int4 qref = s.xq[first];
-#define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB>(		\
+#define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB, EVERY>(		\
 		s, sm, qref, i0, b0, nb, total, rch, sm.idx[wg], lane)
 #define SWEEPS(n, SUB) do {						\
 		switch (n) {						\

@@ -371,9 +371,10 @@ static __device__ __forceinline__ void rb_copy_cell(const gpu_sys &s, int c, int
  * g + ng, ...: their particles copied back (copy: after the scatter) and
  * their lists built (build; SMALL = s.small_box); gt: the thread's index
  * in its group, sm: the group's shared memory, bar: its barrier id. R:
- * particles per sweep; L16: 16-bit entries (s.list16).
+ * particles per sweep; L16: 16-bit entries (s.list16); EVERY: every lane
+ * stores (list_store).
  */
-template <int SMALL, int R = GPU_LIST_R, bool L16 = false>
+template <int SMALL, int R = GPU_LIST_R, bool L16 = false, bool EVERY = false>
 static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 					       int gt, gpu_list_smem &sm, int bar,
 					       bool copy, bool build)
@@ -382,7 +383,7 @@ static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 		if (copy)
 			rb_copy_cell(s, c, gt, GPU_LIST_WARPS * 32);
 		if (build)
-			gpu_list_cell<SMALL, R, L16>(s, c, sm, gt, bar);
+			gpu_list_cell<SMALL, R, L16, EVERY>(s, c, sm, gt, bar);
 	}
 }
 

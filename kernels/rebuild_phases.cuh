@@ -179,40 +179,40 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 			  make_double3(s.qscale[0], s.qscale[1], s.qscale[2]),
 			  make_float3(s.qunit[0], s.qunit[1], s.qunit[2]),
 			  (float)s.skin_half2);
-	if (STORE) {
+	if constexpr (STORE) {
 		for (int i = t; i < s.n; i += nt)
 			if (!rb_bin_one(s, i))
 				return;
-		return;
-	}
-	for (int i0 = t; i0 < s.n; i0 += U * nt) {
-		double4_32a x[U];
-		int c[U], slot[U];
+	} else {
+		for (int i0 = t; i0 < s.n; i0 += U * nt) {
+			double4_32a x[U];
+			int c[U], slot[U];
 
 #pragma unroll
-		for (int u = 0; u < U; u++)
-			if (i0 + u * nt < s.n)
-				x[u] = s.x[i0 + u * nt];
+			for (int u = 0; u < U; u++)
+				if (i0 + u * nt < s.n)
+					x[u] = s.x[i0 + u * nt];
 #pragma unroll
-		for (int u = 0; u < U; u++) {
-			int4 im = make_int4(0, 0, 0, 0);
+			for (int u = 0; u < U; u++) {
+				int4 im = make_int4(0, 0, 0, 0);
 
-			c[u] = -1;
-			if (i0 + u * nt < s.n && !rb_sub_cell(s, x[u], im, c[u])) {
-				rb_blowup(s, i0 + u * nt);
-				return;
+				c[u] = -1;
+				if (i0 + u * nt < s.n && !rb_sub_cell(s, x[u], im, c[u])) {
+					rb_blowup(s, i0 + u * nt);
+					return;
+				}
 			}
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				if (c[u] >= 0)
+					slot[u] = atomicAdd(&s.cell_count[c[u]], 1);
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				if (c[u] >= 0) {
+					s.cell[i0 + u * nt] = c[u];
+					s.slot[i0 + u * nt] = slot[u];
+				}
 		}
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			if (c[u] >= 0)
-				slot[u] = atomicAdd(&s.cell_count[c[u]], 1);
-#pragma unroll
-		for (int u = 0; u < U; u++)
-			if (c[u] >= 0) {
-				s.cell[i0 + u * nt] = c[u];
-				s.slot[i0 + u * nt] = slot[u];
-			}
 	}
 }
 

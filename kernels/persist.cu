@@ -105,8 +105,9 @@ static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 	g.sync();
 	/* every lane stores (list_store: the store predicated on the hit
 	 * spilled more here) */
-	rb_list<SMALL, GPU_PERSIST_LIST_R, false, true>(s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
-		       threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp, true, true);
+	rb_list<SMALL, GPU_PERSIST_LIST_R, false, true>(
+		s, blockIdx.x * PERSIST_GROUPS + grp, gridDim.x * PERSIST_GROUPS,
+		threadIdx.x % (GPU_LIST_WARPS * 32), psm[grp], 1 + grp, true, true);
 	g.sync();
 	if (t == 0 && !flag_set(&s.st->halt))	/* the flag: slots (below) */
 		rb_built(s);

@@ -666,9 +666,8 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
 	md_state c;
-	int k, m;
-
 	md_thermo tc;
+	int k, m;
 
 	state_copy(&c, st);
 	ck_assert_int_eq(cpu.ops->init(&cpu, cfg, &c), 0);
@@ -679,10 +678,9 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		md_backend gpu = { ops, NULL };
 		md_state g;
 		md_stats stats;
+		md_thermo th;
 		char tag[32];
 		double dx, dv;
-
-		md_thermo th;
 
 		cfg->strategy = v[m].strat;
 		cfg->persistent = v[m].persistent;

@@ -22,13 +22,18 @@ static __device__ __forceinline__ void force_register(const gpu_sys &s, int tpp)
 {
 	int t = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (gpu_halted(s))
+	if (gpu_halted(s)) {
+		if (OUT == GPU_F_KICK_DRIFT)	/* after a build that left them */
+			for (int i = t; i < s.n; i += gridDim.x * blockDim.x)
+				xv_copy_back(s, i);
 		return;
+	}
 	if (OUT == GPU_F_KICK_DRIFT && t == 0) {	/* NVE: nobody reads them here */
 		count_since(s);
 		s.st->step++;
 	}
-	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, true, Q, C>(
+	gpu_register_path<TYPED, OUT, REG_BATCH, true, FC, true, Q, C, true,
+			  OUT == GPU_F_KICK_DRIFT>(
 		s, tpp, 0, t / tpp, gridDim.x * blockDim.x / tpp);
 }
 

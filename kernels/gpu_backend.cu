@@ -314,6 +314,9 @@ static void enqueue_kick_drift(gpu_ctx *c)
 /* has_next: the captured graph goes on with another step */
 static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 {
+	/* a build leaves x and v to the fused step after it (xv_lazy:
+	 * k_build_list, nve_kick_drift_lazy) */
+	c->s.xv_lazy = fused_steps(c) && gpu_strategies[c->strategy].xv_lazy;
 	enqueue_rebuild(c, in_capture);
 	if (in_capture && has_next && c->use_cond)
 		c->s.next_cond = new_cond(c);
@@ -333,6 +336,7 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 		enqueue_force(c, GPU_F_FORCE);
 		enqueue_kick_drift(c);
 	}
+	c->s.xv_lazy = 0;
 	c->pending_cond = c->s.next_cond;
 	c->s.next_cond = 0;
 }

@@ -111,6 +111,9 @@ typedef struct gpu_status {
 				 * by step mod 3 (persist.cu)          */
 	int nsusp;		/* suspects of this step (k_refine)     */
 	unsigned susp_done;	/* k_refine: warps finished             */
+	int xv_t;		/* 1: the last list build left x and v in
+				 * the scatter's xt, vt (s.xv_lazy), and
+				 * the fused step reads them there      */
 } gpu_status;
 
 /*
@@ -163,6 +166,11 @@ typedef struct gpu_sys {
 	float cunit[3];		/* L / (2^21 k) / 2^11: a left-aligned
 				 * compact difference's unit            */
 	int small_box;		/* some nc < 4 (list_build.cuh)         */
+	/* set for a rebuild and the fused step after it (a strategy's
+	 * xv_lazy): the list build leaves x and v in the scatter's t arrays
+	 * and the fused step, which reads and writes them anyway, takes them
+	 * from there (st->xv_t; k_build_list) */
+	int xv_lazy;
 	/*
 	 * The refined rebuild check (k_refine, gpu_neighbor.cu): while susp is
 	 * set (fused NVE steps of a strategy with 32-bit lists, 4 or more
@@ -253,6 +261,8 @@ typedef struct gpu_strategy {
 	int tune;		/* MD_TUNE_* flags                      */
 	int kick_drift;		/* takes GPU_F_KICK_DRIFT               */
 	int list16;		/* reads a 16-bit list (s.list16)       */
+	int xv_lazy;		/* its fused step reads x and v from the
+				 * t arrays after a build (s.xv_lazy)   */
 } gpu_strategy;
 
 extern const gpu_strategy gpu_strategies[MD_STRAT_COUNT];
@@ -322,6 +332,12 @@ static __device__ __forceinline__ md_lj_f gpu_pair_coeff(const gpu_sys &s,
 	c.lj1 = u.x; c.lj2 = u.y; c.lj3 = u.z; c.lj4 = u.w;
 	c.rc2 = v.x; c.rc = v.y; c.eshift = v.z; c.fc = v.w;
 	return c;
+}
+
+/* dt/(2 m) of a particle at x (its type in x.w, read only for mixtures). */
+static __device__ __forceinline__ double gpu_hdtm_x(const gpu_sys &s, const double4_32a &x)
+{
+	return s.ntypes > 1 ? s.hdtm_t[(int)x.w] : s.hdtm;
 }
 
 /* dt/(2 m) of particle i (reads its type only for mixtures). */

@@ -83,6 +83,15 @@ __global__ void k_scatter(gpu_sys s)
  * conditional node that holds the sort: compute-sanitizer's synccheck
  * reports every block barrier of a kernel inside a conditional node as
  * divergent (CUDA 13.0, bench/RESULTS.md), and this kernel needs them.
+ *
+ * s.xv_lazy (the register strategy's fused NVE steps): x and v are not
+ * copied back. The last block sets st->xv_t, and the fused step that
+ * follows reads them from the t arrays and writes them in place
+ * (nve_kick_drift_lazy), or, halted by an overflow here, copies them
+ * (xv_copy_back), so that after it they are in place as always; a launch
+ * without a rebuild clears st->xv_t. That takes 128 of the copy's 168
+ * bytes a particle out of a build (8M: 6.0 -> ~5.6 ms a list build;
+ * steps/s 1M +1.2%, 8M +2.6%, RESULTS twenty-third session).
  */
 template <int SMALL, bool L16>
 __global__ void __launch_bounds__(GPU_LIST_WARPS * 32, GPU_LIST_MINB)
@@ -101,23 +110,32 @@ k_build_list(gpu_sys s)
 	 * again), and never without a scatter (a blow-up in the binning,
 	 * the halted steps after an overflow: the last block below leaves
 	 * the request at 1). */
-	if (threadIdx.x == 0)
+	if (threadIdx.x == 0) {
 		due = st->rebuild ? 1 | (st->rebuild == 2 ? 2 : 0) | (st->halt ? 0 : 4) : 0;
+		/* no rebuild in this step: the fused step after the last one
+		 * has put x and v back in place */
+		if (!due && blockIdx.x == 0 && st->xv_t)
+			s.st->xv_t = 0;
+	}
 	__syncthreads();
 	if (!due)
 		return;
 	if (due & 6)
 		rb_list<SMALL, GPU_LIST_R, L16>(s, blockIdx.x, gridDim.x, threadIdx.x, sm, 1,
-						due & 2, due & 4);
+						due & 2, due & 4, !s.xv_lazy);
 	__threadfence();	/* a halt this block set, before its count */
 	__syncthreads();
 	if (threadIdx.x == 0 &&
 	    atomicAdd(&s.st->list_done, 1u) == gridDim.x - 1) {
 		s.st->list_done = 0;
+		/* with s.xv_lazy x and v stay in the t arrays: the fused step
+		 * takes them from there, or, halted, copies them back */
+		s.st->xv_t = s.xv_lazy && (due & 2);
 		if (!st->halt)
 			rb_done(s);
 		else
-			s.st->rebuild = 1;	/* it stands; the copy is done */
+			s.st->rebuild = 1;	/* it stands; the copy is done (of x and v
+					 * too: the fused step's) */
 	}
 }
 

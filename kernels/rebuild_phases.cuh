@@ -16,7 +16,9 @@
  * into the box and images counted; the fixed-point positions xq, xq0
  * straight into place, the rest into the t arrays) ->
  * neighbour list (a group of warps per cell, list_build.cuh), each group
- * first copying its cells' particles back from the t arrays -> done.
+ * first copying its cells' particles back from the t arrays (with
+ * s.xv_lazy their images and ids only: the fused step after the build
+ * reads x and v from the t arrays, k_build_list) -> done.
  * Order within a sub-cell follows atomics, so GPU runs are reproducible to
  * round-off, not bit-for-bit.
  */
@@ -353,14 +355,18 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 	}
 }
 
-/* The particles of cell c back from the t arrays (thread gt of nt). */
-static __device__ __forceinline__ void rb_copy_cell(const gpu_sys &s, int c, int gt, int nt)
+/* The particles of cell c back from the t arrays (thread gt of nt); xv
+ * false: their images and ids only (s.xv_lazy, k_build_list). */
+static __device__ __forceinline__ void rb_copy_cell(const gpu_sys &s, int c, int gt, int nt,
+						    bool xv = true)
 {
 	const int last = s.cell_start[c + 1];
 
 	for (int i = s.cell_start[c] + gt; i < last; i += nt) {
-		s.x[i] = s.xt[i];
-		s.v[i] = s.vt[i];
+		if (xv) {
+			s.x[i] = s.xt[i];
+			s.v[i] = s.vt[i];
+		}
 		s.img[i] = s.imgt[i];
 		s.id[i] = s.idt[i];
 	}
@@ -372,16 +378,16 @@ static __device__ __forceinline__ void rb_copy_cell(const gpu_sys &s, int c, int
  * their lists built (build; SMALL = s.small_box); gt: the thread's index
  * in its group, sm: the group's shared memory, bar: its barrier id. R:
  * particles per sweep; L16: 16-bit entries (s.list16); EVERY: every lane
- * stores (list_store).
+ * stores (list_store); xv: the copy includes x and v (rb_copy_cell).
  */
 template <int SMALL, int R = GPU_LIST_R, bool L16 = false, bool EVERY = false>
 static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 					       int gt, gpu_list_smem &sm, int bar,
-					       bool copy, bool build)
+					       bool copy, bool build, bool xv = true)
 {
 	for (int c = g; c < s.ncell; c += ng) {
 		if (copy)
-			rb_copy_cell(s, c, gt, GPU_LIST_WARPS * 32);
+			rb_copy_cell(s, c, gt, GPU_LIST_WARPS * 32, xv);
 		if (build)
 			gpu_list_cell<SMALL, R, L16, EVERY>(s, c, sm, gt, bar);
 	}

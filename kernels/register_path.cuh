@@ -108,10 +108,12 @@ template <> struct reg_pos<true> {
  * (reg_pos; the particle's own as well). XC: the drift writes the compact
  * positions when there are any (false: the persistent kernel, which runs
  * only without them; their code cost it spills, RESULTS seventeenth
- * session).
+ * session). LAZY: the kick-drift takes x and v from the t arrays after a
+ * build that left them there (nve_kick_drift_lazy; the register strategy).
  */
 template <bool TYPED, int OUT, int BATCH = 2, bool NC = true, bool FC = true,
-	  bool VEC = false, bool Q = false, bool C = false, bool XC = true>
+	  bool VEC = false, bool Q = false, bool C = false, bool XC = true,
+	  bool LAZY = false>
 static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 							 int tpp, int first,
 							 int g0, int gstride)
@@ -197,7 +199,9 @@ static __device__ __forceinline__ void gpu_register_path(const gpu_sys &s,
 		if (act && sub == 0) {
 			const float4 fi = make_float4(f.x, f.y, f.z, 0.f);
 
-			if (OUT == GPU_F_KICK_DRIFT)	/* C: no xq (drift_and_check) */
+			if (OUT == GPU_F_KICK_DRIFT && LAZY)	/* C: no xq (drift_and_check) */
+				nve_kick_drift_lazy<XC, !C>(s, i, fi, 1);
+			else if (OUT == GPU_F_KICK_DRIFT)
 				nve_kick_drift<XC, !C>(s, i, fi, 1);
 			else
 				s.f[i] = fi;

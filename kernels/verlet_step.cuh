@@ -42,12 +42,12 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
 }
 
 /*
- * Drift with the kicked velocity v, store the fixed-point copy for the
- * force kernels into xq (w = 0: s.xq, or w = 1: the other buffer, s.xq_w,
- * when the force kernel itself drifts: it still reads s.xq), and the
- * compact copy into the xc buffer alongside (if any; XC false: the
- * persistent kernel, which runs only without them), and decide on the rebuild
- * (displacement since the last build). The displacement is that of the
+ * Drift particle i, at x, with the kicked velocity v, store the
+ * fixed-point copy for the force kernels into xq (w = 0: s.xq, or w = 1:
+ * the other buffer, s.xq_w, when the force kernel itself drifts: it still
+ * reads s.xq), and the compact copy into the xc buffer alongside (if any;
+ * XC false: the persistent kernel, which runs only without them), and
+ * decide on the rebuild (displacement since the last build). The displacement is that of the
  * fixed-point positions (gpu_sep_q: the minimum image, in float), so the
  * check reads 16 bytes a particle (xq0), not the 32 of a double copy; a
  * position that is not finite requests the rebuild, whose binning reports
@@ -65,10 +65,10 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
  * launch) see it current.
  */
 template <bool XC = true, bool XQ = true>
-static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
-						       double4_32a v, int w)
+static __device__ __forceinline__ void drift_and_check_x(const gpu_sys &s, int i,
+							 double4_32a x, double4_32a v,
+							 int w)
 {
-	double4_32a x = s.x[i];
 	int4 q;
 
 	x.x += s.dt * v.x;
@@ -91,6 +91,14 @@ static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
 				request_rebuild(s);
 		}
 	}
+}
+
+/* The same, particle i's position read from s.x. */
+template <bool XC = true, bool XQ = true>
+static __device__ __forceinline__ void drift_and_check(const gpu_sys &s, int i,
+						       double4_32a v, int w)
+{
+	drift_and_check_x<XC, XQ>(s, i, s.x[i], v, w);
 }
 
 /* Counts steps since the last build for the fixed-interval rebuild. */
@@ -127,6 +135,37 @@ static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
 
 	s.v[i] = v;
 	drift_and_check<XC, XQ>(s, i, v, w);
+}
+
+/*
+ * The same for a strategy whose step follows a list build that left x and
+ * v in the scatter's t arrays (s.xv_lazy, st->xv_t set: k_build_list): x
+ * and v read from there, and written in place as always, so that the
+ * build need not copy them back (64 bytes a particle read and 64
+ * written; RESULTS, twenty-third session).
+ */
+template <bool XC = true, bool XQ = true>
+static __device__ __forceinline__ void nve_kick_drift_lazy(const gpu_sys &s, int i,
+							   float4 f, int w)
+{
+	const bool t = s.xv_lazy && s.st->xv_t;
+	const double4_32a x = (t ? s.xt : s.x)[i];
+	const double h = gpu_hdtm_x(s, x);
+	double4_32a v = kick_f((t ? s.vt : s.v)[i], 2.0 * h, f);
+
+	s.v[i] = v;
+	drift_and_check_x<XC, XQ>(s, i, x, v, w);
+}
+
+/* Halted (gpu_halted()) after such a build: particle i's x and v back in
+ * place, so that the host finds them where it looks (and bins them
+ * again). */
+static __device__ __forceinline__ void xv_copy_back(const gpu_sys &s, int i)
+{
+	if (s.xv_lazy && s.st->xv_t) {
+		s.x[i] = s.xt[i];
+		s.v[i] = s.vt[i];
+	}
 }
 
 #endif

@@ -142,7 +142,10 @@ static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
  * v in the scatter's t arrays (s.xv_lazy, st->xv_t set: k_build_list): x
  * and v read from there, and written in place as always, so that the
  * build need not copy them back (64 bytes a particle read and 64
- * written; RESULTS, twenty-third session).
+ * written; RESULTS, twenty-third session). Not merged into
+ * nve_kick_drift() as a flag: loading x first there changed the SASS of
+ * the persistent kernel, the integrators and `staged`, whose speed
+ * follows its register assignment (RESULTS, twenty-second session).
  */
 template <bool XC = true, bool XQ = true>
 static __device__ __forceinline__ void nve_kick_drift_lazy(const gpu_sys &s, int i,

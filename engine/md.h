@@ -68,6 +68,8 @@ typedef struct md_config {
 	int check;		/* rebuild when max displacement > skin/2
 				 * (cuda NVE: refined, k_refine)       */
 	int autotune_skin;	/* time candidate skins at start-up (sim.c) */
+	int predict;		/* cuda: build positions this many steps
+				 * ahead along v (gpu_backend.cu)      */
 	/* [run] */
 	long steps;
 	double dt;		/* tau */

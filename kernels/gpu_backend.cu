@@ -988,6 +988,10 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	s->rlist2 = rl * rl;
 	s->rlist2f = (float)(s->rlist2 * (1.0 + 1e-5));
 	s->skin_half2 = 0.25 * cfg->skin * cfg->skin;
+	/* neighbor.predict (rb_ref): with the check only, so that the
+	 * fixed-interval rebuilds count dangerous builds from positions */
+	s->pred_t = cfg->check ? cfg->predict * cfg->dt : 0.0;
+	s->pred_lim = 0.95 * 0.5 * cfg->skin;
 	s->every = cfg->every;
 	s->check = cfg->check;
 	s->dt = cfg->dt;

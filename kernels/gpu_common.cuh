@@ -142,6 +142,9 @@ typedef struct gpu_sys {
 	/* Q's constants per unit u: [0] xq's L / 2^32, [1] xc's cunit */
 	struct { md_lj_f lj; float u2, iu; } qk[2];	/* lj1, lj2 times u; u^2; 1/u */
 	double skin_half2;	/* (skin/2)^2 */
+	/* neighbor.predict: a build bins and lists each particle at x + v t,
+	 * t = min(pred_t, pred_lim / |v|) (rb_ref); pred_t 0: at x */
+	double pred_t, pred_lim;
 	long long every;
 	int check;
 	double dt, hdtm;	/* dt, dt/(2m) */

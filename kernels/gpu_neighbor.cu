@@ -37,10 +37,14 @@ __global__ void k_zero_counts(gpu_sys s)
 		rb_zero_counts(s, RB_T, RB_NT);
 }
 
+/* PRED: neighbor.predict (rb_ref): the persistent kernel's own builds
+ * bin by x (its binning spilled more with it), which is as consistent:
+ * each build sets xq0 and the lists together */
+template <bool PRED>
 __global__ void k_bin(gpu_sys s)
 {
 	if (rebuild_due(s))
-		rb_bin<false, RB_U>(s, RB_T, RB_NT);
+		rb_bin<false, RB_U, PRED>(s, RB_T, RB_NT);
 }
 
 /* One warp per chunk of GPU_SCAN_CELLS cells. */
@@ -64,10 +68,11 @@ __global__ void k_scan_add(gpu_sys s)
 
 /* The request becomes 2: sorted, the t arrays to be copied back by the
  * list build (k_build_list), which sets it to 0 (done) or 1 (halted). */
+template <bool PRED>
 __global__ void k_scatter(gpu_sys s)
 {
 	if (rebuild_due(s)) {
-		rb_scatter<true, true>(s, RB_T, RB_NT);
+		rb_scatter<true, true, PRED>(s, RB_T, RB_NT);
 		if (RB_T == 0)
 			s.st->rebuild = 2;
 	}
@@ -350,13 +355,19 @@ static void enqueue_sort(const gpu_sys *s, cudaStream_t st, cudaEvent_t *ev)
 	int sb = rb_scan_chunks(*s);
 
 	STAGE(0);
-	k_bin<<<nbu, 256, 0, st>>>(*s);	/* counts zeroed by the last scan */
+	if (s->pred_t > 0.0)	/* counts zeroed by the last scan */
+		k_bin<true><<<nbu, 256, 0, st>>>(*s);
+	else
+		k_bin<false><<<nbu, 256, 0, st>>>(*s);
 	STAGE(1);
 	k_scan_blocks<<<sb, 32, 0, st>>>(*s);
 	k_scan_top<<<1, 32, 0, st>>>(*s);
 	k_scan_add<<<cbu, 256, 0, st>>>(*s);
 	STAGE(2);
-	k_scatter<<<nb, 256, 0, st>>>(*s);
+	if (s->pred_t > 0.0)
+		k_scatter<true><<<nb, 256, 0, st>>>(*s);
+	else
+		k_scatter<false><<<nb, 256, 0, st>>>(*s);
 	STAGE(3);
 	GPU_CHECK_LAUNCH();
 }

@@ -31,8 +31,11 @@
  * warp per cell doing 18,700 dependent instructions: 46 us, latency-bound
  * with 10 warps per SM (ncu, bench/RESULTS.md).
  *
- * Candidates are float positions p relative to the cell's first particle
- * (the wrapped fixed-point difference, converted once when staged), with
+ * Positions are the build positions, xq0 (with neighbor.predict ahead of
+ * the particles along their velocities, rb_ref; the binning put each in
+ * its cell by it). Candidates are float positions p relative to the cell's
+ * first particle (the wrapped fixed-point difference, converted once when
+ * staged), with
  * the index j in w (|p|^2 is computed once per candidate and sweep, for
  * its R particles): they lie less than 2 cell edges
  * from it (at a build every particle is in its cell), so with 4 or more
@@ -300,7 +303,8 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 
 		for (int f = lo_f + lane; f < hi_f; f += 32) {
 			const int j = js[k] + (f - pre[k]);
-			const int4 q = s.xq[j];
+			/* the list build: build positions (xq0, rb_ref) */
+			const int4 q = (TYPE ? s.xq : s.xq0)[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
 			cand[f - b0] = make_float4(p.x, p.y, p.z, __int_as_float(TYPE ? q.w : j));
@@ -325,7 +329,7 @@ static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
 	for (int f = gt; f < total; f += nt) {
 		const int m2 = 2 * sm.qid[f];
 		const int j = sm.js[m2] + (f - sm.pre[m2]);
-		const float3 p = gpu_sep_q(s, s.xq[j], qref);
+		const float3 p = gpu_sep_q(s, s.xq0[j], qref);
 
 		sm.cand[f] = make_float4(p.x, p.y, p.z, __int_as_float(j));
 	}
@@ -410,7 +414,7 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 
 #pragma unroll
 	for (int r = 0; r < R; r++) {
-		const float3 p = gpu_sep_q(s, s.xq[i0 + r], qref);
+		const float3 p = gpu_sep_q(s, s.xq0[i0 + r], qref);
 
 		pi[r] = SMALL ? p : make_float3(-2.f * p.x, -2.f * p.y, -2.f * p.z);
 		thr[r] = s.rlist2f * (1.f + GPU_LIST_DOT_SLACK) -
@@ -509,7 +513,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 
 	if (first == last)
 		return;
-	const int4 qref = s.xq[first];
+	const int4 qref = s.xq0[first];	/* build positions (rb_ref) */
 #define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB, EVERY>(		\
 		s, sm, qref, i0, b0, nb, total, rch, sm.idx[wg], lane)
 #define SWEEPS(n, SUB) do {						\

@@ -61,6 +61,35 @@ static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int
 	return true;
 }
 
+/*
+ * neighbor.predict: the build position p of a particle at p (wrapped into
+ * the box) with velocity v, p + v t with t = min(s.pred_t, s.pred_lim /
+ * |v|) (pred_lim: 0.95 skin/2), wrapped into the box again. A build bins,
+ * sorts and lists the particles by it, xq0 holds it, and the rebuild
+ * checks measure displacements from it: whatever reads "the position at
+ * the last build" reads this one. At the build every pair within rc is
+ * listed (each particle is less than skin/2 from its build position), and
+ * a particle moving straight goes first towards its build position and
+ * then away from it: the lists last longer at the same length. The
+ * binning and the scatter compute it from the same bits.
+ */
+static __device__ __forceinline__ void rb_ref(const gpu_sys &s, double *p,
+					      const double4_32a &v)
+{
+	const double sp = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+	const double t = sp * s.pred_t > s.pred_lim ? s.pred_lim / sp : s.pred_t;
+
+	p[0] += v.x * t;
+	p[1] += v.y * t;
+	p[2] += v.z * t;
+	for (int d = 0; d < 3; d++) {
+		if (p[d] < 0.0)
+			p[d] += s.dbox[d];
+		else if (p[d] >= s.dbox[d])
+			p[d] -= s.dbox[d];
+	}
+}
+
 /* The sub-cell of cell cc, octant half (gpu_cell_of's halves per axis). */
 static __device__ __forceinline__ int rb_sub_index(const gpu_sys &s, const int *cc,
 						  const int *half)
@@ -71,11 +100,14 @@ static __device__ __forceinline__ int rb_sub_index(const gpu_sys &s, const int *
 
 /*
  * The sub-cell c of position x, which it wraps into the box (im: the
- * images crossed, added); false when x is not finite or more than a box
+ * images crossed, added), or with PRED of its build position with
+ * velocity v (rb_ref); false when x is not finite or more than a box
  * length outside.
  */
+template <bool PRED>
 static __device__ __forceinline__ bool rb_sub_cell(const gpu_sys &s, double4_32a &x,
-						   int4 &im, int &c)
+						   int4 &im, int &c,
+						   const double4_32a &v)
 {
 	double p[3] = { x.x, x.y, x.z };
 	int k[3] = { im.x, im.y, im.z }, cc[3], half[3];
@@ -84,10 +116,16 @@ static __device__ __forceinline__ bool rb_sub_cell(const gpu_sys &s, double4_32a
 		if (!rb_wrap1(s, p[d], k[d], d))
 			return false;
 		/* the cell of the wrapped position, and which half of it */
-		cc[d] = gpu_cell_of(s, p[d], d, &half[d]);
+		if (!PRED)
+			cc[d] = gpu_cell_of(s, p[d], d, &half[d]);
 	}
 	x = make_double4_32a(p[0], p[1], p[2], x.w);
 	im = make_int4(k[0], k[1], k[2], 0);
+	if (PRED) {
+		rb_ref(s, p, v);
+		for (int d = 0; d < 3; d++)
+			cc[d] = gpu_cell_of(s, p[d], d, &half[d]);
+	}
 	c = rb_sub_index(s, cc, half);
 	return true;
 }
@@ -171,10 +209,11 @@ static __device__ __noinline__ void rb_danger(volatile gpu_status *st,
  * its atomic in turn, in ~4 waves of resident threads) 25 us. The
  * persistent kernel spilled more with either change.
  */
-template <bool STORE, int U = 1>
+template <bool STORE, int U = 1, bool PRED = false>
 static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 {
 	static_assert(!STORE || U == 1, "the persistent kernel's binning");
+	static_assert(!STORE || !PRED, "the persistent kernel bins by x");
 	/* arguments by value: a reference to s would put it on the stack */
 	if (!s.check && s.every > 0)
 		rb_danger(s.st, s.x, s.xq0, s.n, t, nt,
@@ -187,19 +226,22 @@ static __device__ __forceinline__ void rb_bin(const gpu_sys &s, int t, int nt)
 				return;
 	} else {
 		for (int i0 = t; i0 < s.n; i0 += U * nt) {
-			double4_32a x[U];
+			double4_32a x[U], v[U];
 			int c[U], slot[U];
 
 #pragma unroll
 			for (int u = 0; u < U; u++)
-				if (i0 + u * nt < s.n)
+				if (i0 + u * nt < s.n) {
 					x[u] = s.x[i0 + u * nt];
+					v[u] = PRED ? s.v[i0 + u * nt] : x[u];
+				}
 #pragma unroll
 			for (int u = 0; u < U; u++) {
 				int4 im = make_int4(0, 0, 0, 0);
 
 				c[u] = -1;
-				if (i0 + u * nt < s.n && !rb_sub_cell(s, x[u], im, c[u])) {
+				if (i0 + u * nt < s.n &&
+				    !rb_sub_cell<PRED>(s, x[u], im, c[u], v[u])) {
 					rb_blowup(s, i0 + u * nt);
 					return;
 				}
@@ -328,8 +370,9 @@ static __device__ __forceinline__ void rb_scan_add(const gpu_sys &s, int t, int 
  * inside the list build instead of as a launch of its own between the two
  * (the sixteenth session: 1M ~58 us a rebuild, RESULTS).
  */
-template <bool XC, bool WRAP>	/* XC false: no xc (the persistent kernel);
-				 * WRAP: after rb_bin<false> */
+template <bool XC, bool WRAP, bool PRED = false>	/* XC false: no xc (the persistent
+				 * kernel); WRAP: after rb_bin<false>; PRED: after
+				 * rb_bin<false, U, true> (rb_ref) */
 static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int nt)
 {
 	for (int i = t; i < s.n; i += nt) {
@@ -345,7 +388,14 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 		const int4 q = gpu_xq(s, x);
 
 		s.xq[k] = q;
-		s.xq0[k] = q;
+		if (PRED) {	/* the build position */
+			double p[3] = { x.x, x.y, x.z };
+
+			rb_ref(s, p, s.v[i]);
+			s.xq0[k] = gpu_xq(s, make_double4_32a(p[0], p[1], p[2], x.w));
+		} else {
+			s.xq0[k] = q;
+		}
 		if (XC && s.xc)
 			s.xc[k] = gpu_xc(s, x);
 		s.xt[k] = x;

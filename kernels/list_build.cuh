@@ -288,7 +288,7 @@ static __device__ __forceinline__ list_reach gpu_sub_reach(const gpu_list_smem &
  * build). Thread gt of nt (whole warps): warp gt / 32 copies the ranges
  * gt / 32, + nt / 32, ... (a cell of the 27-cell neighbourhood each).
  */
-template <bool TYPE>
+template <bool TYPE, bool B0 = true>
 static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 						      const int *js,
 						      const int *pre, int ncj,
@@ -303,8 +303,9 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 
 		for (int f = lo_f + lane; f < hi_f; f += 32) {
 			const int j = js[k] + (f - pre[k]);
-			/* the list build: build positions (xq0, rb_ref) */
-			const int4 q = (TYPE ? s.xq : s.xq0)[j];
+			/* the list build: build positions (xq0, rb_ref;
+			 * B0 false: xq, the persistent kernel's builds) */
+			const int4 q = (TYPE || !B0 ? s.xq : s.xq0)[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
 			cand[f - b0] = make_float4(p.x, p.y, p.z, __int_as_float(TYPE ? q.w : j));
@@ -321,6 +322,7 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
  * candidate's range by comparisons; a 1M build ran 562M instructions in
  * ~815 us, now 502M in ~737 us, RESULTS.)
  */
+template <bool B0 = true>
 static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
 							 gpu_list_smem &sm,
 							 const int4 &qref, int total,
@@ -329,7 +331,7 @@ static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
 	for (int f = gt; f < total; f += nt) {
 		const int m2 = 2 * sm.qid[f];
 		const int j = sm.js[m2] + (f - sm.pre[m2]);
-		const float3 p = gpu_sep_q(s, s.xq0[j], qref);
+		const float3 p = gpu_sep_q(s, (B0 ? s.xq0 : s.xq)[j], qref);
 
 		sm.cand[f] = make_float4(p.x, p.y, p.z, __int_as_float(j));
 	}
@@ -414,7 +416,7 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 
 #pragma unroll
 	for (int r = 0; r < R; r++) {
-		const float3 p = gpu_sep_q(s, s.xq0[i0 + r], qref);
+		const float3 p = gpu_sep_q(s, (EVERY ? s.xq : s.xq0)[i0 + r], qref);
 
 		pi[r] = SMALL ? p : make_float3(-2.f * p.x, -2.f * p.y, -2.f * p.z);
 		thr[r] = s.rlist2f * (1.f + GPU_LIST_DOT_SLACK) -
@@ -513,7 +515,10 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 
 	if (first == last)
 		return;
-	const int4 qref = s.xq0[first];	/* build positions (rb_ref) */
+	/* build positions (xq0, rb_ref); EVERY (the persistent kernel, whose
+	 * builds bin by x): xq, the same values, for its register assignment
+	 * (its speed follows it, RESULTS twenty-fourth session) */
+	const int4 qref = (EVERY ? s.xq : s.xq0)[first];
 #define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB, EVERY>(		\
 		s, sm, qref, i0, b0, nb, total, rch, sm.idx[wg], lane)
 #define SWEEPS(n, SUB) do {						\
@@ -535,7 +540,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 			/* qid, which shares idx's memory, was written before
 			 * the barrier above (after the previous cell's last
 			 * one) and is read only until the next */
-			gpu_subhood_stage(s, sm, qref, total, gt, GPU_LIST_WARPS * 32);
+			gpu_subhood_stage<!EVERY>(s, sm, qref, total, gt, GPU_LIST_WARPS * 32);
 			list_group_sync(bar);
 			for (int sub = wg; sub < GPU_SUB; sub += GPU_LIST_WARPS) {
 				const int lo = s.sub_start[c * GPU_SUB + sub];
@@ -568,7 +573,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 	for (int b0 = 0; b0 < total; b0 += GPU_LIST_CAP) {
 		const int nb = min(GPU_LIST_CAP, total - b0);
 
-		gpu_hood_stage<false>(s, sm.js, sm.pre, ncj, qref, b0, nb, sm.cand,
+		gpu_hood_stage<false, !EVERY>(s, sm.js, sm.pre, ncj, qref, b0, nb, sm.cand,
 				      gt, GPU_LIST_WARPS * 32);
 		list_group_sync(bar);
 		/* sweep: warp wg takes particles first + wg, + GPU_LIST_WARPS,

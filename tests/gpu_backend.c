@@ -895,7 +895,7 @@ END_TEST
  * unset); refine: whether that means on (for the printout).
  */
 static long refined_run(const char *env, int refine, int check_lists, int compact,
-			int predict, int persist)
+			int predict)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gpu = { ops, NULL };
@@ -909,7 +909,7 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	cfg.skin = 0.5;
 	liquid_state(&cfg, &st, 100);
 	cfg.strategy = MD_STRAT_register;
-	cfg.persistent = persist;
+	cfg.persistent = 0;
 	cfg.predict = predict;
 	if (env == NULL)
 		unsetenv("MDSIM_NO_REFINE");
@@ -947,10 +947,10 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 		}
 	}
 	ops->stats(&gpu, &stats);
-	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s%s%s): %ld list builds in 300 steps",
+	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s%s): %ld list builds in 300 steps",
 	       refine ? "on" : "off", env ? env : "unset",
 	       compact ? ", compact positions" : "", predict ? ", neighbor.predict 8" : "",
-	       persist ? ", persistent kernel" : "", stats.builds);
+	       stats.builds);
 	if (check_lists)
 		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
 	printf("\n");
@@ -968,24 +968,22 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 
 START_TEST(test_refined_check)
 {
-	long on, off, zero, onc, pred, predc, predp;
+	long on, off, zero, onc, pred, predc;
 
 	if (!test_gpu_present())
 		return;
-	on = refined_run(NULL, 1, 1, 0, 0, 0);
-	off = refined_run("1", 0, 0, 0, 0, 0);
-	zero = refined_run("0", 1, 0, 0, 0, 0);
+	on = refined_run(NULL, 1, 1, 0, 0);
+	off = refined_run("1", 0, 0, 0, 0);
+	zero = refined_run("0", 1, 0, 0, 0);
 	/* k_refine on the compact positions (the steps store no xq) */
-	onc = refined_run(NULL, 1, 1, 1, 0, 0);
-	/* build positions 8 steps ahead (neighbor.predict, rb_ref): every
-	 * pair within rc is still listed, in step graphs and in the
-	 * persistent kernel (whose own builds bin by x) */
-	pred = refined_run(NULL, 1, 1, 0, 8, 0);
-	predc = refined_run(NULL, 1, 1, 1, 8, 0);
-	predp = refined_run(NULL, 0, 1, 0, 8, 1);
+	onc = refined_run(NULL, 1, 1, 1, 0);
+	/* build positions 8 steps ahead (neighbor.predict, rb_ref; on with
+	 * backend.persistent = off at this size): every pair within rc is
+	 * still listed */
+	pred = refined_run(NULL, 1, 1, 0, 8);
+	predc = refined_run(NULL, 1, 1, 1, 8);
 	ck_assert_int_gt(pred, 0);
 	ck_assert_int_gt(predc, 0);
-	ck_assert_int_gt(predp, 0);
 	ck_assert_int_gt(on, 0);
 	ck_assert_int_lt(on, off);
 	ck_assert_int_lt(zero, off);

@@ -1185,6 +1185,9 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			       1.0 / s->cscale[0], 0.5 * 2097152.0 / s->cscale[0]);
 		else if (cfg->compact == 1)
 			printf("GPU: backend.compact_positions = on: not used (%s)\n", xc_why);
+		if (s->pred_t > 0.0)
+			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities, at most 0.95 skin/2 ahead (neighbor.predict)\n",
+			       cfg->predict);
 	}
 	return 0;
 }

@@ -404,11 +404,15 @@ static cudaGraphExec_t capture(gpu_ctx *c, int nmiddle, int last, int p)
  * 32,000 particles, 1.06 at 131,072, 0.93 at 256,000, 0.86 at 1M.
  */
 #define GPU_PERSIST_AUTO_MAX 180000
+/* backend.persistent asks for the persistent kernel at n particles */
+static int persist_asked(int persistent, int n)
+{
+	return persistent == 1 || (persistent < 0 && n <= GPU_PERSIST_AUTO_MAX);
+}
+
 static int want_persist(const gpu_ctx *c)
 {
-	return c->strategy == MD_STRAT_register &&
-	       (c->cfg.persistent == 1 ||
-		(c->cfg.persistent < 0 && c->s.n <= GPU_PERSIST_AUTO_MAX));
+	return c->strategy == MD_STRAT_register && persist_asked(c->cfg.persistent, c->s.n);
 }
 
 static int use_persist(const gpu_ctx *c)
@@ -994,8 +998,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	 * auto up to GPU_PERSIST_AUTO_MAX): its own builds bin by x, and
 	 * 131,072 particles ran 11% slower in the run that measured it on
 	 * (RESULTS, twenty-fourth session) */
-	s->pred_t = cfg->check && cfg->persistent != 1 &&
-		    !(cfg->persistent < 0 && n <= GPU_PERSIST_AUTO_MAX) ?
+	s->pred_t = cfg->check && !persist_asked(cfg->persistent, n) ?
 		    cfg->predict * cfg->dt : 0.0;
 	s->pred_lim = 0.95 * 0.5 * cfg->skin;
 	s->every = cfg->every;

@@ -133,6 +133,19 @@ typedef struct gpu_list_smem {
 } gpu_list_smem;
 
 /*
+ * The positions a list build lists (B0 true): the build positions, xq0
+ * (rb_ref). B0 false: xq, the same values in the persistent kernel's own
+ * builds (which bin by x), read there for its register assignment (its
+ * speed follows it, RESULTS twenty-fourth session), and the current
+ * positions that `staged` stages at its force launches.
+ */
+template <bool B0>
+static __device__ __forceinline__ const int4 *gpu_build_pos(const gpu_sys &s)
+{
+	return B0 ? s.xq0 : s.xq;
+}
+
+/*
  * Barrier of the group's threads (barrier id `bar`, 1..15: 0 is
  * __syncthreads'). barrier.sync, not bar.sync (= barrier.sync.aligned,
  * which requires every warp to arrive converged): compute-sanitizer
@@ -285,10 +298,11 @@ static __device__ __forceinline__ list_reach gpu_sub_reach(const gpu_list_smem &
  * Stage the flat candidates [b0, b0 + nb) of a neighbourhood (ranges js,
  * pre) into cand[f - b0]: the position p relative to qref (gpu_sep_q), w:
  * as int bits the type (TYPE true) or the index j (TYPE false: the list
- * build). Thread gt of nt (whole warps): warp gt / 32 copies the ranges
- * gt / 32, + nt / 32, ... (a cell of the 27-cell neighbourhood each).
+ * build), from the positions gpu_build_pos<B0>. Thread gt of nt (whole
+ * warps): warp gt / 32 copies the ranges gt / 32, + nt / 32, ... (a cell
+ * of the 27-cell neighbourhood each).
  */
-template <bool TYPE, bool B0 = true>
+template <bool TYPE, bool B0 = !TYPE>
 static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 						      const int *js,
 						      const int *pre, int ncj,
@@ -303,9 +317,7 @@ static __device__ __forceinline__ void gpu_hood_stage(const gpu_sys &s,
 
 		for (int f = lo_f + lane; f < hi_f; f += 32) {
 			const int j = js[k] + (f - pre[k]);
-			/* the list build: build positions (xq0, rb_ref;
-			 * B0 false: xq, the persistent kernel's builds) */
-			const int4 q = (TYPE || !B0 ? s.xq : s.xq0)[j];
+			const int4 q = gpu_build_pos<B0>(s)[j];
 			const float3 p = gpu_sep_q(s, q, qref);
 
 			cand[f - b0] = make_float4(p.x, p.y, p.z, __int_as_float(TYPE ? q.w : j));
@@ -331,7 +343,7 @@ static __device__ __forceinline__ void gpu_subhood_stage(const gpu_sys &s,
 	for (int f = gt; f < total; f += nt) {
 		const int m2 = 2 * sm.qid[f];
 		const int j = sm.js[m2] + (f - sm.pre[m2]);
-		const float3 p = gpu_sep_q(s, (B0 ? s.xq0 : s.xq)[j], qref);
+		const float3 p = gpu_sep_q(s, gpu_build_pos<B0>(s)[j], qref);
 
 		sm.cand[f] = make_float4(p.x, p.y, p.z, __int_as_float(j));
 	}
@@ -416,7 +428,7 @@ static __device__ __forceinline__ void list_sweep(const gpu_sys &s,
 
 #pragma unroll
 	for (int r = 0; r < R; r++) {
-		const float3 p = gpu_sep_q(s, (EVERY ? s.xq : s.xq0)[i0 + r], qref);
+		const float3 p = gpu_sep_q(s, gpu_build_pos<!EVERY>(s)[i0 + r], qref);
 
 		pi[r] = SMALL ? p : make_float3(-2.f * p.x, -2.f * p.y, -2.f * p.z);
 		thr[r] = s.rlist2f * (1.f + GPU_LIST_DOT_SLACK) -
@@ -515,10 +527,7 @@ static __device__ __forceinline__ void gpu_list_cell(const gpu_sys &s, int c,
 
 	if (first == last)
 		return;
-	/* build positions (xq0, rb_ref); EVERY (the persistent kernel, whose
-	 * builds bin by x): xq, the same values, for its register assignment
-	 * (its speed follows it, RESULTS twenty-fourth session) */
-	const int4 qref = (EVERY ? s.xq : s.xq0)[first];
+	const int4 qref = gpu_build_pos<!EVERY>(s)[first];	/* EVERY: the persistent kernel */
 #define SWEEP(q, SUB) list_sweep<SMALL, (R < q ? R : q), L16, SUB, EVERY>(		\
 		s, sm, qref, i0, b0, nb, total, rch, sm.idx[wg], lane)
 #define SWEEPS(n, SUB) do {						\

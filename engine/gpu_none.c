@@ -68,6 +68,12 @@ int gpu_test_compact(md_backend *b)
 	return 0;
 }
 
+int gpu_test_coop_rebuild(md_backend *b)
+{
+	(void)b;
+	return 0;
+}
+
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 {
 	(void)b; (void)nsteps;

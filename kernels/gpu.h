@@ -81,6 +81,12 @@ int gpu_test_list_idx_max(md_backend *b, int max);
  * the compact 8-byte positions (backend.compact_positions), else 0. */
 int gpu_test_compact(md_backend *b);
 
+/* gpu_test_coop_rebuild - test hook: 1 if a step's rebuild sequence is
+ * one cooperative launch (k_rebuild_coop), 0 if the conditional graph
+ * nodes and per-phase kernels (MDSIM_NO_COOP_REBUILD, `staged`, devices
+ * without cooperative launches or 190 KB of shared memory a block). */
+int gpu_test_coop_rebuild(md_backend *b);
+
 #ifdef __cplusplus
 }
 #endif

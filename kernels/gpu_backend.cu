@@ -54,6 +54,8 @@ typedef struct gpu_ctx {
 	int *susp_buf;		/* the suspects (k_refine); s.susp while a
 				 * fused step that records them is enqueued */
 	int susp_on;		/* the refined rebuild check (k_refine) */
+	int coop;		/* k_rebuild_coop's blocks, 0: off, -1: not
+				 * yet asked (coop_grid()) */
 	gpu_status *h_status;	/* pinned */
 	gpu_acc *h_acc;		/* pinned */
 	double *d_fx, *d_fv, *d_ff;	/* a frame in host layout (lazy) */
@@ -238,7 +240,21 @@ static void if_end(cudaStream_t parent, cudaStream_t body, cudaGraphNode_t node)
 }
 
 /*
- * The rebuild sequence. In a graph with conditional nodes its binning and
+ * Blocks of the one-launch rebuild (k_rebuild_coop, gpu_neighbor.cu), or 0:
+ * the conditional nodes and per-phase kernels below (the `staged`
+ * strategy's 16-bit list, a device without cooperative launches, or the
+ * developer switch MDSIM_NO_COOP_REBUILD).
+ */
+static int coop_grid(gpu_ctx *c)
+{
+	if (c->coop < 0)
+		c->coop = env_switch("MDSIM_NO_COOP_REBUILD") ? 0 : gpu_coop_grid(&c->s);
+	return c->s.list16 ? 0 : c->coop;
+}
+
+/*
+ * The rebuild sequence: one launch of k_rebuild_coop where it runs (which
+ * decides on the device and returns at once when nothing is due). Else: in a graph with conditional nodes its binning and
  * sort are an IF node whose body runs only when a rebuild is due, and the
  * list build follows the node (one launch per step that returns at once
  * without a rebuild: k_build_list says why). The condition is set by
@@ -255,6 +271,11 @@ static void enqueue_rebuild(gpu_ctx *c, int in_capture)
 	cudaGraphConditionalHandle h;
 	cudaGraphNode_t node;
 
+	if (coop_grid(c)) {
+		gpu_enqueue_rebuild_coop(&c->s, c->susp_on ? c->susp_buf : NULL,
+					 coop_grid(c), c->stream);
+		return;
+	}
 	if (!in_capture || !c->use_cond) {
 		if (c->susp_on)
 			gpu_enqueue_refine(&c->s, c->susp_buf, c->stream);
@@ -318,7 +339,7 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next)
 	 * k_build_list, nve_kick_drift_lazy) */
 	c->s.xv_lazy = fused_steps(c) && gpu_strategies[c->strategy].xv_lazy;
 	enqueue_rebuild(c, in_capture);
-	if (in_capture && has_next && c->use_cond)
+	if (in_capture && has_next && c->use_cond && !coop_grid(c))
 		c->s.next_cond = new_cond(c);
 	if (fused_steps(c)) {
 		/* the refined rebuild check: suspects go to the next step's
@@ -985,6 +1006,7 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 		GPU_CHECK(cudaEventCreateWithFlags(&c->ev_copied[i], cudaEventDisableTiming));
 	c->dl_last = -1;
 	c->use_cond = !env_switch("MDSIM_NO_COND_GRAPH");
+	c->coop = -1;
 
 	s->n = n;
 	md_lj_coeff_init_d(&ljd, cfg->epsilon, cfg->sigma, cfg->cutoff, cfg->shift);
@@ -1642,6 +1664,11 @@ extern "C" int gpu_test_list16_max(md_backend *b, int max)
 extern "C" int gpu_test_compact(md_backend *b)
 {
 	return ((gpu_ctx *)b->ctx)->s.xc != NULL;
+}
+
+extern "C" int gpu_test_coop_rebuild(md_backend *b)
+{
+	return coop_grid((gpu_ctx *)b->ctx) > 0;
 }
 
 extern "C" int gpu_test_list_idx_max(md_backend *b, int max)

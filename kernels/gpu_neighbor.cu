@@ -8,9 +8,12 @@
  * costs only a few empty launches when no rebuild is needed. (The list
  * build also counts its blocks while halted: k_build_list.)
  */
+#include <cooperative_groups.h>
 #include "gpu_common.cuh"
 #include "rebuild_phases.cuh"
 #include "verlet_step.cuh"
+
+namespace cg = cooperative_groups;
 
 static __device__ __forceinline__ bool rebuild_due(const gpu_sys &s)
 {
@@ -213,32 +216,21 @@ static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, in
 	return r.x * r.x + r.y * r.y + r.z * r.z < s.rc_chk2;
 }
 
-/* susp: the suspects (s.susp is set only while their steps record them);
- * C: s.xc is set (refine_pair) */
+/*
+ * Suspects k0, k0 + kstep, ... below nk (of susp), each by the REFINE_BLOCK
+ * threads t of one block (or of a quarter of a cooperative block,
+ * k_rebuild_coop): true if some pair with one of them is within rc and
+ * was not surely listed. C: s.xc is set (refine_pair).
+ */
 template <bool C>
-__global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
+static __device__ __forceinline__ bool refine_scan(const gpu_sys &s, const int *susp,
+						   int k0, int kstep, int nk, int t)
 {
-	volatile gpu_status *st = s.st;
-	const int ns = st->nsusp, nk = min(ns, s.susp_max);
 	const float far = sqrtf(s.rc_chk2) + 2.f * sqrtf(s.susp_cap2);
 	const float far2 = 1.001f * far * far;	/* refine_pair */
-	const int t = threadIdx.x;
 	bool bad = false;
-	int nb;
 
-	if (ns == 0) {	/* a rebuild requested, no suspects */
-		if (s.sort_cond && blockIdx.x == 0 && t == 0 && st->rebuild)
-			cudaGraphSetConditional(s.sort_cond, 1u);
-		return;
-	}
-	/* the blocks past the suspects leave at once, uncounted: one
-	 * count per warp of the whole grid cost 256k particles 3% */
-	nb = min((int)gridDim.x, nk);
-	if ((int)blockIdx.x >= nb)
-		return;
-	/* a rebuild already due (too many suspects, one past the cap):
-	 * nothing to check, only the count and the sort's IF node */
-	for (int k = st->rebuild ? nk : blockIdx.x; k < nk; k += gridDim.x) {
+	for (int k = k0; k < nk; k += kstep) {
 		const int i = susp[k];
 		/* with C the steps store no xq: i's position from x */
 		const int4 qi = C ? gpu_xq(s, s.x[i]) : s.xq[i], q0i = s.xq0[i];
@@ -262,7 +254,32 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 			}
 		}
 	}
-	if (bad) {
+	return bad;
+}
+
+/* susp: the suspects (s.susp is set only while their steps record them);
+ * C: s.xc is set (refine_pair) */
+template <bool C>
+__global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
+{
+	volatile gpu_status *st = s.st;
+	const int ns = st->nsusp, nk = min(ns, s.susp_max);
+	const int t = threadIdx.x;
+	int nb;
+
+	if (ns == 0) {	/* a rebuild requested, no suspects */
+		if (s.sort_cond && blockIdx.x == 0 && t == 0 && st->rebuild)
+			cudaGraphSetConditional(s.sort_cond, 1u);
+		return;
+	}
+	/* the blocks past the suspects leave at once, uncounted: one
+	 * count per warp of the whole grid cost 256k particles 3% */
+	nb = min((int)gridDim.x, nk);
+	if ((int)blockIdx.x >= nb)
+		return;
+	/* a rebuild already due (too many suspects, one past the cap):
+	 * nothing to check, only the count and the sort's IF node */
+	if (refine_scan<C>(s, susp, st->rebuild ? nk : blockIdx.x, gridDim.x, nk, t)) {
 		request_rebuild(s);
 		__threadfence();	/* before the count below */
 	}
@@ -278,6 +295,171 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 				cudaGraphSetConditional(s.sort_cond, 1u);
 		}
 	}
+}
+
+/*
+ * k_rebuild_coop - a step's whole rebuild sequence as ONE cooperative
+ * launch, a grid barrier where the graph path has a kernel boundary: the
+ * refined check of the suspects (k_refine's), then, if a rebuild is due,
+ * the binning, scans, scatter and list build of the per-phase kernels
+ * (the same phases, k_bin to k_build_list). Launched in every step, it
+ * returns at once when there is neither a request nor a suspect. It
+ * replaces the step graph's conditional node and the list launch after
+ * it: at 1M particles the IF node cost 6.7 us a step when it did not run
+ * its body and the list launch 1.6 us; with this kernel 1M ran 4,825 to
+ * 4,832 steps/s against 4,670 to 4,673, 256,000 16,126 to 16,137
+ * against 14,090 to 14,154 (bench/RESULTS.md, twenty-fifth session).
+ * Blocks of COOP_GROUPS list groups (as the persistent kernel's,
+ * persist.cu), one per SM (gpu_coop_grid()): the list phase runs as
+ * k_build_list does (8 groups of 4 warps per SM, 0.749 against 0.756 ms
+ * at 1M), the bulk phases with half the warps of their own launches
+ * (the scatter at 8M 0.81 against 0.47 ms).
+ *
+ * Every block takes the same branches: it enters when the request or a
+ * suspect count is set, which nothing clears before the first barrier
+ * (k_refine's requests only set it); whether to rebuild is read after
+ * that barrier, and the halt after the binning's. SMALL: s.small_box;
+ * PRED: s.pred_t > 0 (k_bin); C: s.xc set (k_refine). susp: NULL
+ * without the refined check.
+ */
+#define COOP_GROUPS 8
+/* particles a thread bins at once: k_bin's RB_U = 4 spilled 120 bytes in
+ * the 64 registers here; 2 spilled 32 and ran 1M at 4,780 steps/s
+ * against 4,840 with 1 (twenty-fifth session) */
+#ifndef COOP_BIN_U
+#define COOP_BIN_U 1
+#endif
+#define COOP_BLOCK (COOP_GROUPS * GPU_LIST_WARPS * 32)
+#define COOP_SMEM (COOP_GROUPS * sizeof(gpu_list_smem))
+static_assert(COOP_BLOCK % REFINE_BLOCK == 0 && COOP_GROUPS <= 15,
+	      "whole refine blocks; a barrier id per list group (1..15)");
+
+/* a status flag for the whole block (thread 0 reads it past L1) */
+static __device__ __forceinline__ bool coop_flag(const int *p, int *sh)
+{
+	__syncthreads();	/* the last value has been read */
+	if (threadIdx.x == 0)
+		*sh = *(const volatile int *)p != 0;
+	__syncthreads();
+	return *sh != 0;
+}
+
+template <int SMALL, bool PRED, bool C>
+__global__ void __launch_bounds__(COOP_BLOCK, 1)
+k_rebuild_coop(gpu_sys s, const int *susp)
+{
+	extern __shared__ gpu_list_smem csm[];
+	__shared__ int flag;
+	cg::grid_group g = cg::this_grid();
+	volatile gpu_status *st = s.st;
+	const int t = blockIdx.x * blockDim.x + threadIdx.x;
+	const int nt = gridDim.x * blockDim.x;
+	const int grp = threadIdx.x / (GPU_LIST_WARPS * 32);
+
+	if (threadIdx.x == 0) {
+		flag = !st->halt && (st->rebuild || (susp && st->nsusp > 0));
+		/* no rebuild in this step: the fused step after the last
+		 * one has put x and v back in place (k_build_list) */
+		if (!flag && blockIdx.x == 0 && st->xv_t)
+			st->xv_t = 0;
+	}
+	__syncthreads();
+	if (!flag)
+		return;
+	if (susp) {	/* as k_refine, REFINE_BLOCK threads a suspect */
+		const int per = COOP_BLOCK / REFINE_BLOCK;
+		const int nk = min(st->nsusp, s.susp_max);
+
+		if (!st->rebuild &&
+		    refine_scan<C>(s, susp, blockIdx.x * per + threadIdx.x / REFINE_BLOCK,
+				   gridDim.x * per, nk, threadIdx.x % REFINE_BLOCK))
+			request_rebuild(s);
+	}
+	g.sync();
+	if (!coop_flag(&s.st->rebuild, &flag)) {
+		if (t == 0) {	/* every block has read the count */
+			st->nsusp = 0;
+			if (st->xv_t)
+				st->xv_t = 0;
+		}
+		return;
+	}
+	if (t == 0)
+		st->nsusp = 0;
+	rb_bin<false, COOP_BIN_U, PRED>(s, t, nt);
+	g.sync();
+	if (coop_flag(&s.st->halt, &flag))
+		return;	/* a blow-up: the host's recovery */
+	rb_scan_chunks_phase<GPU_SCAN_CELLS / 32>(s, t >> 5, nt >> 5);
+	g.sync();
+	if (t < 32)
+		rb_scan_top(s);
+	g.sync();
+	rb_scan_add<RB_U>(s, t, nt);
+	g.sync();
+	rb_scatter<true, true, PRED>(s, t, nt);
+	g.sync();
+	rb_list<SMALL, GPU_LIST_R, false>(s, blockIdx.x * COOP_GROUPS + grp,
+					  gridDim.x * COOP_GROUPS,
+					  threadIdx.x % (GPU_LIST_WARPS * 32), csm[grp],
+					  1 + grp, true, true, !s.xv_lazy);
+	g.sync();
+	if (t == 0) {
+		/* with s.xv_lazy x and v stay in the t arrays (k_build_list) */
+		st->xv_t = s.xv_lazy;
+		if (!st->halt)
+			rb_done(s);
+		else
+			st->rebuild = 1;	/* an overflow: it stands */
+	}
+}
+
+template <int SMALL, bool PRED>
+static const void *coop_fn_p(const gpu_sys *s)
+{
+	return s->xc ? (const void *)k_rebuild_coop<SMALL, PRED, true>
+		     : (const void *)k_rebuild_coop<SMALL, PRED, false>;
+}
+
+static const void *coop_fn(const gpu_sys *s)
+{
+	if (s->small_box)
+		return s->pred_t > 0.0 ? coop_fn_p<1, true>(s) : coop_fn_p<1, false>(s);
+	return s->pred_t > 0.0 ? coop_fn_p<0, true>(s) : coop_fn_p<0, false>(s);
+}
+
+/* Blocks of k_rebuild_coop for s (one per SM), or 0 where the device
+ * cannot launch it (no cooperative launch, less shared memory per block).
+ * Not for a 16-bit list (`staged`: the per-phase kernels). */
+int gpu_coop_grid(const gpu_sys *s)
+{
+	int dev, coop = 0, optin = 0, per_sm = 0;
+
+	GPU_CHECK(cudaGetDevice(&dev));
+	GPU_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+	GPU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+	if (!coop || optin < (int)COOP_SMEM)
+		return 0;
+	if (cudaFuncSetAttribute(coop_fn(s), cudaFuncAttributeMaxDynamicSharedMemorySize,
+				 COOP_SMEM) != cudaSuccess ||
+	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, coop_fn(s), COOP_BLOCK,
+							  COOP_SMEM) != cudaSuccess ||
+	    per_sm < 1) {
+		cudaGetLastError();	/* not sticky: clear it */
+		return 0;
+	}
+	return gpu_sm_count() * per_sm;
+}
+
+/* The step's rebuild sequence as one launch of grid blocks (gpu_coop_grid()). */
+void gpu_enqueue_rebuild_coop(const gpu_sys *s, const int *susp, int grid,
+			      cudaStream_t st)
+{
+	gpu_sys a = *s;
+	void *args[] = { &a, &susp };
+
+	GPU_CHECK(cudaLaunchCooperativeKernel(coop_fn(s), grid, COOP_BLOCK, args,
+					      COOP_SMEM, st));
 }
 
 /* The device's SM count (the current device's, asked once). */

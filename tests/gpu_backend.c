@@ -657,11 +657,15 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 	/* compact: backend.compact_positions (on: the 8-byte positions in
 	 * every launch of `register`, in graphs: the persistent kernel runs
 	 * without them) */
-	static const struct { int strat, persistent, idx_max, compact; } v[] = {
-		{ MD_STRAT_global, 0, -1, 0 }, { MD_STRAT_register, 0, -1, 0 },
-		{ MD_STRAT_register, 1, -1, 0 }, { MD_STRAT_staged, 0, -1, 0 },
-		{ MD_STRAT_register, 1, 500, 0 }, { MD_STRAT_register, 0, -1, 1 },
-		{ MD_STRAT_register, 0, -1, 2 },
+	/* nocoop: MDSIM_NO_COOP_REBUILD, the rebuild in conditional graph
+	 * nodes and per-phase kernels instead of one cooperative launch
+	 * (k_rebuild_coop, which the others use where the device runs it) */
+	static const struct { int strat, persistent, idx_max, compact, nocoop; } v[] = {
+		{ MD_STRAT_global, 0, -1, 0, 0 }, { MD_STRAT_register, 0, -1, 0, 0 },
+		{ MD_STRAT_register, 1, -1, 0, 0 }, { MD_STRAT_staged, 0, -1, 0, 0 },
+		{ MD_STRAT_register, 1, 500, 0, 0 }, { MD_STRAT_register, 0, -1, 1, 0 },
+		{ MD_STRAT_register, 0, -1, 2, 0 }, { MD_STRAT_register, 0, -1, 1, 1 },
+		{ MD_STRAT_global, 0, -1, 0, 1 },
 	};
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend cpu = { &md_cpu_backend, NULL };
@@ -681,6 +685,7 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		md_thermo th;
 		char tag[32];
 		double dx, dv;
+		int coop;
 
 		cfg->strategy = v[m].strat;
 		cfg->persistent = v[m].persistent;
@@ -689,6 +694,8 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		cfg->compact = v[m].compact == 2 ? -1 : v[m].compact;
 		if (v[m].compact == 2)
 			setenv("MDSIM_COMPACT_MIN", "0", 1);
+		if (v[m].nocoop)
+			setenv("MDSIM_NO_COOP_REBUILD", "1", 1);
 		state_copy(&g, st);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &g), 0);
 		unsetenv("MDSIM_COMPACT_MIN");
@@ -703,6 +710,10 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 			ck_assert_int_eq(gpu_test_list_idx_max(&gpu, v[m].idx_max), 0);
 		for (k = 0; k < (int)(sizeof(chunks) / sizeof(chunks[0])); k++)
 			ck_assert_int_eq(ops->run(&gpu, chunks[k]), 0);
+		coop = gpu_test_coop_rebuild(&gpu);
+		unsetenv("MDSIM_NO_COOP_REBUILD");
+		if (v[m].nocoop || cfg->strategy == MD_STRAT_staged)
+			ck_assert_int_eq(coop, 0);
 		ops->download(&gpu, &g, MD_F_X | MD_F_V);
 		ops->stats(&gpu, &stats);
 		ops->thermo(&gpu, &th);
@@ -714,9 +725,10 @@ static void nve_chunks_vs_cpu(md_config *cfg, const md_state *st,
 		if (v[m].compact)
 			snprintf(tag, sizeof(tag), " (compact positions%s)",
 				 v[m].compact == 2 ? ", auto" : "");
-		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s: vs CPU |dx| %.2e |dv| %.2e, pe %.9f vs %.9f, %ld list builds\n",
+		printf("  NVE in chunks 1+2+33+18+18, %s%s%s, %s, rebuilds %s: vs CPU |dx| %.2e |dv| %.2e, pe %.9f vs %.9f, %ld list builds\n",
 		       md_strategy_names[cfg->strategy],
-		       v[m].persistent ? " persistent" : "", tag, what, dx, dv,
+		       v[m].persistent ? " persistent" : "", tag, what,
+		       coop ? "in one launch" : "in IF nodes", dx, dv,
 		       th.pe / g.n, tc.pe / c.n, stats.builds);
 		fflush(stdout);
 		ck_assert_int_eq(g.step, 72);
@@ -883,8 +895,9 @@ START_TEST(test_neighbor_sets)
 END_TEST
 
 /*
- * The refined rebuild check (k_refine): a particle that moved more than
- * skin/2 no longer forces a rebuild by itself. Melted LJ, 4,000
+ * The refined rebuild check (k_refine, or k_rebuild_coop's first phase):
+ * a particle that moved more than skin/2 no longer forces a rebuild by
+ * itself. Melted LJ, 4,000
  * particles, skin 0.5 (5 cells of 3.36 per edge: a suspect may move up
  * to 0.86), register strategy in step graphs, 20 chunks of 25 and 5
  * steps: after every chunk, every pair within rc of the positions that its last
@@ -895,14 +908,14 @@ END_TEST
  * unset); refine: whether that means on (for the printout).
  */
 static long refined_run(const char *env, int refine, int check_lists, int compact,
-			int predict)
+			int predict, int nocoop)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gpu = { ops, NULL };
 	md_config cfg;
 	md_state st;
 	md_stats stats;
-	int nb[512];
+	int nb[512], coop;
 	long missing = 0, pairs = 0, step0;
 
 	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
@@ -917,6 +930,8 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 		setenv("MDSIM_NO_REFINE", env, 1);
 	if (compact)	/* auto's form at this size: the steps on them */
 		setenv("MDSIM_COMPACT_MIN", "0", 1);
+	if (nocoop)	/* k_refine in the IF nodes (gpu_test_coop_rebuild) */
+		setenv("MDSIM_NO_COOP_REBUILD", "1", 1);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	unsetenv("MDSIM_NO_REFINE");
 	unsetenv("MDSIM_COMPACT_MIN");
@@ -947,10 +962,14 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 		}
 	}
 	ops->stats(&gpu, &stats);
-	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s%s): %ld list builds in 300 steps",
+	coop = gpu_test_coop_rebuild(&gpu);
+	unsetenv("MDSIM_NO_COOP_REBUILD");
+	if (nocoop)
+		ck_assert_int_eq(coop, 0);
+	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s%s, rebuilds %s): %ld list builds in 300 steps",
 	       refine ? "on" : "off", env ? env : "unset",
 	       compact ? ", compact positions" : "", predict ? ", neighbor.predict 8" : "",
-	       stats.builds);
+	       coop ? "in one launch" : "in IF nodes", stats.builds);
 	if (check_lists)
 		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
 	printf("\n");
@@ -968,22 +987,25 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 
 START_TEST(test_refined_check)
 {
-	long on, off, zero, onc, pred, predc;
+	long on, off, zero, onc, pred, predc, predn;
 
 	if (!test_gpu_present())
 		return;
-	on = refined_run(NULL, 1, 1, 0, 0);
-	off = refined_run("1", 0, 0, 0, 0);
-	zero = refined_run("0", 1, 0, 0, 0);
-	/* k_refine on the compact positions (the steps store no xq) */
-	onc = refined_run(NULL, 1, 1, 1, 0);
+	on = refined_run(NULL, 1, 1, 0, 0, 0);
+	off = refined_run("1", 0, 0, 0, 0, 0);
+	zero = refined_run("0", 1, 0, 0, 0, 0);
+	/* the check on the compact positions (the steps store no xq) */
+	onc = refined_run(NULL, 1, 1, 1, 0, 0);
 	/* build positions 8 steps ahead (neighbor.predict, rb_ref; on with
 	 * backend.persistent = off at this size): every pair within rc is
-	 * still listed */
-	pred = refined_run(NULL, 1, 1, 0, 8);
-	predc = refined_run(NULL, 1, 1, 1, 8);
+	 * still listed; with the rebuilds in one cooperative launch
+	 * (k_rebuild_coop, where the device runs it) and in IF nodes */
+	pred = refined_run(NULL, 1, 1, 0, 8, 0);
+	predc = refined_run(NULL, 1, 1, 1, 8, 0);
+	predn = refined_run(NULL, 1, 1, 1, 8, 1);
 	ck_assert_int_gt(pred, 0);
 	ck_assert_int_gt(predc, 0);
+	ck_assert_int_gt(predn, 0);
 	ck_assert_int_gt(on, 0);
 	ck_assert_int_lt(on, off);
 	ck_assert_int_lt(zero, off);

@@ -253,8 +253,9 @@ static int coop_grid(gpu_ctx *c)
 }
 
 /*
- * The rebuild sequence: one launch of k_rebuild_coop where it runs (which
- * decides on the device and returns at once when nothing is due). Else: in a graph with conditional nodes its binning and
+ * The rebuild sequence: one launch of k_rebuild_coop where it runs (it
+ * decides on the device and returns at once when nothing is due). Else,
+ * in a graph with conditional nodes, its binning and
  * sort are an IF node whose body runs only when a rebuild is due, and the
  * list build follows the node (one launch per step that returns at once
  * without a rebuild: k_build_list says why). The condition is set by
@@ -452,6 +453,7 @@ static void ensure_graphs(gpu_ctx *c)
 		c->persist_tpp = gpu_persist_tpp(&c->s, c->persist_tpp);
 	c->persist_grid = want_persist(c) ?
 		gpu_persist_grid(&c->s, c->persist_tpp) : 0;
+	coop_grid(c);	/* asked before the captures, not inside one */
 	for (int p = 0; p < 2; p++) {
 		c->g_multi[p] = capture(c, GRAPH_STEPS, 0, p);
 		c->g_one[p] = capture(c, 1, 0, p);

@@ -1,6 +1,8 @@
 /*
  * gpu_neighbor.cu - cell list, spatial sort and neighbour list on the GPU:
- * one kernel per phase of rebuild_phases.cuh.
+ * the whole rebuild sequence as one cooperative launch a step
+ * (k_rebuild_coop, the default), or one kernel per phase of
+ * rebuild_phases.cuh (the conditional graph nodes' form, below).
  *
  * Every kernel here first reads the status block and returns at once unless
  * a rebuild is due (decided on the GPU by the integrator): outside a step

@@ -676,6 +676,7 @@ void gpu_enqueue_rebuild(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_sort(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_rebuild_list(const gpu_sys *s, cudaStream_t st);
 void gpu_enqueue_refine(const gpu_sys *s, const int *susp, cudaStream_t st);
+int gpu_coop_resident(const void *fn, int block, size_t smem);
 int gpu_coop_grid(const gpu_sys *s);
 void gpu_enqueue_rebuild_coop(const gpu_sys *s, const int *susp, int grid,
 			      cudaStream_t st);

@@ -122,10 +122,8 @@ k_build_list(gpu_sys s)
 	 * the request at 1). */
 	if (threadIdx.x == 0) {
 		due = st->rebuild ? 1 | (st->rebuild == 2 ? 2 : 0) | (st->halt ? 0 : 4) : 0;
-		/* no rebuild in this step: the fused step after the last one
-		 * has put x and v back in place */
-		if (!due && blockIdx.x == 0 && st->xv_t)
-			s.st->xv_t = 0;
+		if (!due && blockIdx.x == 0)
+			rb_no_build(s);
 	}
 	__syncthreads();
 	if (!due)
@@ -138,14 +136,8 @@ k_build_list(gpu_sys s)
 	if (threadIdx.x == 0 &&
 	    atomicAdd(&s.st->list_done, 1u) == gridDim.x - 1) {
 		s.st->list_done = 0;
-		/* with s.xv_lazy x and v stay in the t arrays: the fused step
-		 * takes them from there, or, halted, copies them back */
-		s.st->xv_t = s.xv_lazy && (due & 2);
-		if (!st->halt)
-			rb_done(s);
-		else
-			s.st->rebuild = 1;	/* it stands; the copy is done (of x and v
-					 * too: the fused step's) */
+		rb_list_done(s, due & 2);	/* halted: the copy is done (of x
+						 * and v too: the fused step's) */
 	}
 }
 
@@ -336,16 +328,6 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 static_assert(COOP_BLOCK % REFINE_BLOCK == 0 && COOP_GROUPS <= 15,
 	      "whole refine blocks; a barrier id per list group (1..15)");
 
-/* a status flag for the whole block (thread 0 reads it past L1) */
-static __device__ __forceinline__ bool coop_flag(const int *p, int *sh)
-{
-	__syncthreads();	/* the last value has been read */
-	if (threadIdx.x == 0)
-		*sh = *(const volatile int *)p != 0;
-	__syncthreads();
-	return *sh != 0;
-}
-
 template <int SMALL, bool PRED, bool C>
 __global__ void __launch_bounds__(COOP_BLOCK, 1)
 k_rebuild_coop(gpu_sys s, const int *susp)
@@ -360,10 +342,8 @@ k_rebuild_coop(gpu_sys s, const int *susp)
 
 	if (threadIdx.x == 0) {
 		flag = !st->halt && (st->rebuild || (susp && st->nsusp > 0));
-		/* no rebuild in this step: the fused step after the last
-		 * one has put x and v back in place (k_build_list) */
-		if (!flag && blockIdx.x == 0 && st->xv_t)
-			st->xv_t = 0;
+		if (!flag && blockIdx.x == 0)
+			rb_no_build(s);
 	}
 	__syncthreads();
 	if (!flag)
@@ -378,11 +358,10 @@ k_rebuild_coop(gpu_sys s, const int *susp)
 			request_rebuild(s);
 	}
 	g.sync();
-	if (!coop_flag(&s.st->rebuild, &flag)) {
+	if (!block_flag(&s.st->rebuild)) {
 		if (t == 0) {	/* every block has read the count */
 			st->nsusp = 0;
-			if (st->xv_t)
-				st->xv_t = 0;
+			rb_no_build(s);
 		}
 		return;
 	}
@@ -390,7 +369,7 @@ k_rebuild_coop(gpu_sys s, const int *susp)
 		st->nsusp = 0;
 	rb_bin<false, COOP_BIN_U, PRED>(s, t, nt);
 	g.sync();
-	if (coop_flag(&s.st->halt, &flag))
+	if (block_flag(&s.st->halt))
 		return;	/* a blow-up: the host's recovery */
 	rb_scan_chunks_phase<GPU_SCAN_CELLS / 32>(s, t >> 5, nt >> 5);
 	g.sync();
@@ -406,14 +385,8 @@ k_rebuild_coop(gpu_sys s, const int *susp)
 					  threadIdx.x % (GPU_LIST_WARPS * 32), csm[grp],
 					  1 + grp, true, true, !s.xv_lazy);
 	g.sync();
-	if (t == 0) {
-		/* with s.xv_lazy x and v stay in the t arrays (k_build_list) */
-		st->xv_t = s.xv_lazy;
-		if (!st->halt)
-			rb_done(s);
-		else
-			st->rebuild = 1;	/* an overflow: it stands */
-	}
+	if (t == 0)
+		rb_list_done(s, true);
 }
 
 template <int SMALL, bool PRED>
@@ -430,27 +403,37 @@ static const void *coop_fn(const gpu_sys *s)
 	return s->pred_t > 0.0 ? coop_fn_p<0, true>(s) : coop_fn_p<0, false>(s);
 }
 
-/* Blocks of k_rebuild_coop for s (one per SM), or 0 where the device
- * cannot launch it (no cooperative launch, less shared memory per block).
- * Not for a 16-bit list (`staged`: the per-phase kernels). */
-int gpu_coop_grid(const gpu_sys *s)
+/*
+ * Blocks of kernel fn (block threads, smem bytes of dynamic shared memory)
+ * resident at once for a cooperative launch, or 0 where the device cannot
+ * launch it: no cooperative launch, or less shared memory per block (the
+ * persistent kernel, k_rebuild_coop).
+ */
+int gpu_coop_resident(const void *fn, int block, size_t smem)
 {
 	int dev, coop = 0, optin = 0, per_sm = 0;
 
 	GPU_CHECK(cudaGetDevice(&dev));
 	GPU_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
 	GPU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-	if (!coop || optin < (int)COOP_SMEM)
+	if (!coop || optin < (int)smem)
 		return 0;
-	if (cudaFuncSetAttribute(coop_fn(s), cudaFuncAttributeMaxDynamicSharedMemorySize,
-				 COOP_SMEM) != cudaSuccess ||
-	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, coop_fn(s), COOP_BLOCK,
-							  COOP_SMEM) != cudaSuccess ||
-	    per_sm < 1) {
+	if (cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				 (int)smem) != cudaSuccess ||
+	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, smem) !=
+		    cudaSuccess || per_sm < 1) {
 		cudaGetLastError();	/* not sticky: clear it */
 		return 0;
 	}
 	return gpu_sm_count() * per_sm;
+}
+
+/* Blocks of k_rebuild_coop for s (one per SM), or 0 where the device
+ * cannot launch it. Not for a 16-bit list (`staged`: the per-phase
+ * kernels). */
+int gpu_coop_grid(const gpu_sys *s)
+{
+	return gpu_coop_resident(coop_fn(s), COOP_BLOCK, COOP_SMEM);
 }
 
 /* The step's rebuild sequence as one launch of grid blocks (gpu_coop_grid()). */

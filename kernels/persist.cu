@@ -60,27 +60,6 @@ static_assert(GPU_PERSIST_BLOCK % (GPU_LIST_WARPS * 32) == 0 && PERSIST_GROUPS <
  * particles 5% slower, list_build.cuh: GPU_LIST_IDX) */
 static_assert(PERSIST_SMEM <= 194 * 1024, "the persistent block's shared memory");
 
-static __device__ __forceinline__ bool flag_set(const int *p)
-{
-	return *(const volatile int *)p != 0;
-}
-
-/*
- * A status flag for the whole block: thread 0 reads it (past L1, which is
- * not coherent within a kernel) and shares it. Every thread reading it
- * would put thousands of loads of one L2 line into each step.
- */
-static __device__ __forceinline__ bool block_flag(const int *p)
-{
-	__shared__ int v;
-
-	__syncthreads();	/* the last value has been read */
-	if (threadIdx.x == 0)
-		v = flag_set(p);
-	__syncthreads();
-	return v != 0;
-}
-
 template <int SMALL>
 static __device__ void persist_rebuild(const gpu_sys &s, cg::grid_group &g,
 				       int t, int nt)
@@ -180,33 +159,14 @@ static const void *persist_fn(const gpu_sys *s, int tpp)
 }
 
 /* Blocks of the cooperative launch: all resident, no more than the
- * particles' lane groups need; 0 when the device cannot launch it. */
+ * particles' lane groups need; 0 when the device cannot launch it (GPUs
+ * with less shared memory per block, about 100 KB on consumer parts, or
+ * without cooperative launch run the steps in graphs). */
 int gpu_persist_grid(const gpu_sys *s, int tpp)
 {
-	int dev, coop = 0, sms = 0, per_sm = 0;
-	long need = ((long)s->n * tpp + GPU_PERSIST_BLOCK - 1) / GPU_PERSIST_BLOCK;
-	long fit;
+	const long need = ((long)s->n * tpp + GPU_PERSIST_BLOCK - 1) / GPU_PERSIST_BLOCK;
+	const long fit = gpu_coop_resident(persist_fn(s, tpp), GPU_PERSIST_BLOCK, PERSIST_SMEM);
 
-	int optin = 0;
-
-	GPU_CHECK(cudaGetDevice(&dev));
-	GPU_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-	GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	GPU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-	/* GPUs with less shared memory per block (about 100 KB on consumer
-	 * parts) or without cooperative launch run the steps in graphs */
-	if (!coop || optin < (int)PERSIST_SMEM)
-		return 0;
-	if (cudaFuncSetAttribute(persist_fn(s, tpp),
-				 cudaFuncAttributeMaxDynamicSharedMemorySize,
-				 PERSIST_SMEM) != cudaSuccess ||
-	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-		    &per_sm, persist_fn(s, tpp), GPU_PERSIST_BLOCK,
-		    PERSIST_SMEM) != cudaSuccess || per_sm < 1) {
-		cudaGetLastError();	/* not sticky: clear it */
-		return 0;
-	}
-	fit = (long)sms * per_sm;
 	return (int)(need < fit ? need : fit);
 }
 

@@ -443,6 +443,28 @@ static __device__ __forceinline__ void rb_list(const gpu_sys &s, int g, int ng,
 	}
 }
 
+static __device__ __forceinline__ bool flag_set(const int *p)
+{
+	return *(const volatile int *)p != 0;
+}
+
+/*
+ * A status flag for the whole block: thread 0 reads it (past L1, which is
+ * not coherent within a kernel) and shares it. Every thread reading it
+ * would put thousands of loads of one L2 line into each step. (The
+ * persistent kernel and k_rebuild_coop, between their grid barriers.)
+ */
+static __device__ __forceinline__ bool block_flag(const int *p)
+{
+	__shared__ int v;
+
+	__syncthreads();	/* the last value has been read */
+	if (threadIdx.x == 0)
+		v = flag_set(p);
+	__syncthreads();
+	return v != 0;
+}
+
 /* One thread, after the phases: a build was made. */
 static __device__ __forceinline__ void rb_built(const gpu_sys &s)
 {
@@ -460,6 +482,30 @@ static __device__ __forceinline__ void rb_done(const gpu_sys &s)
 {
 	s.st->rebuild = 0;
 	rb_built(s);
+}
+
+/*
+ * One thread, after a graph step's list build (k_build_list,
+ * k_rebuild_coop): with s.xv_lazy x and v stay in the t arrays when the
+ * particles were copied back (copied), and the fused step takes them
+ * from there, or, halted, copies them back (st->xv_t); the request is
+ * served, or after an overflow it stands.
+ */
+static __device__ __forceinline__ void rb_list_done(const gpu_sys &s, bool copied)
+{
+	s.st->xv_t = s.xv_lazy && copied;
+	if (!((volatile gpu_status *)s.st)->halt)
+		rb_done(s);
+	else
+		s.st->rebuild = 1;
+}
+
+/* One thread, in a graph step without a build: the fused step after the
+ * last one has put x and v back in place (st->xv_t, rb_list_done). */
+static __device__ __forceinline__ void rb_no_build(const gpu_sys &s)
+{
+	if (((volatile gpu_status *)s.st)->xv_t)
+		s.st->xv_t = 0;
 }
 
 #endif

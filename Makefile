@@ -52,6 +52,11 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 \
              -gencode arch=compute_90,code=compute_90
 NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-fopenmp -lineinfo
+# NCU=1: the profiling build (GPU_SET_COND in kernels/gpu_common.cuh), whose
+# step graphs Nsight Compute can profile kernel by kernel
+ifeq ($(NCU),1)
+NVFLAGS   += -DMDSIM_NCU
+endif
 CU_SRC    := $(wildcard kernels/*.cu)
 GPU_OBJ   := $(patsubst %.cu,$(BUILD)/%.o,$(CU_SRC))
 GPU_LIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++

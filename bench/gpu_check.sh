@@ -31,7 +31,9 @@ nve)
 	python3 tools/drift.py "$O/nve_gpu.log" ;;
 ncu-skip)
 	# per-kernel times of 200 launches after 300 (NCU_CFG: config name, default
-	# bench_1m; NCU_SET: extra options such as --set backend.threads_per_particle=4)
+	# bench_1m; NCU_SET: extra options such as --set backend.threads_per_particle=4).
+	# BUILD from `make NCU=1 BUILD=...`: ncu profiles no kernel of the default
+	# build's step graphs (their kernels can set conditional handles)
 	c=${NCU_CFG:-bench_1m}
 	timeout 200 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 300 --launch-count 200 \
 		./$B/mdsim configs/$c.ini --steps 300 --set backend.autotune=false --strategy register --quiet ${NCU_SET:-} > "$O/ncu_$c.txt" 2>&1

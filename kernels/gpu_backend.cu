@@ -1007,7 +1007,11 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	for (i = 0; i < MD_DL_TAGS; i++)
 		GPU_CHECK(cudaEventCreateWithFlags(&c->ev_copied[i], cudaEventDisableTiming));
 	c->dl_last = -1;
+#ifdef MDSIM_NCU	/* GPU_SET_COND: no handle can be set */
+	c->use_cond = 0;
+#else
 	c->use_cond = !env_switch("MDSIM_NO_COND_GRAPH");
+#endif
 	c->coop = -1;
 
 	s->n = n;

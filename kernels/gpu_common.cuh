@@ -51,6 +51,20 @@
 
 #define GPU_CHECK_LAUNCH() GPU_CHECK(cudaGetLastError())
 
+/*
+ * A graph's conditional handle set from a kernel, or (MDSIM_NCU, the
+ * profiling build `make NCU=1`) nothing: Nsight Compute profiles no kernel
+ * node of a graph that holds a kernel able to set a conditional handle,
+ * and the fused step and the rebuild kernel can; that build captures its
+ * step graphs without conditional nodes (gpu_backend.cu, use_cond), so the
+ * handles are never set anyway, and ncu times each kernel node.
+ */
+#ifdef MDSIM_NCU
+#define GPU_SET_COND(h, v) ((void)(h), (void)(v))
+#else
+#define GPU_SET_COND(h, v) cudaGraphSetConditional((h), (v))
+#endif
+
 #define GPU_WARPS_PER_CELL_BLOCK 4	/* cell-sweep kernels: one warp per cell */
 #define GPU_SCAN_CELLS 256		/* sub-cells per chunk of the count scan */
 /*

@@ -263,7 +263,7 @@ __global__ void k_decide(gpu_sys s, cudaGraphConditionalHandle h)
 	const volatile gpu_status *st = s.st;
 
 	/* a rebuild due, or suspects for k_refine (gpu_neighbor.cu) */
-	cudaGraphSetConditional(h, (st->rebuild || st->nsusp) && !st->halt ? 1u : 0u);
+	GPU_SET_COND(h, (st->rebuild || st->nsusp) && !st->halt ? 1u : 0u);
 }
 
 __global__ void k_zero_acc(gpu_sys s)

@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 
 	if (ns == 0) {	/* a rebuild requested, no suspects */
 		if (s.sort_cond && blockIdx.x == 0 && t == 0 && st->rebuild)
-			cudaGraphSetConditional(s.sort_cond, 1u);
+			GPU_SET_COND(s.sort_cond, 1u);
 		return;
 	}
 	/* the blocks past the suspects leave at once, uncounted: one
@@ -286,7 +286,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 			st->susp_done = 0;
 			st->nsusp = 0;
 			if (s.sort_cond && st->rebuild)
-				cudaGraphSetConditional(s.sort_cond, 1u);
+				GPU_SET_COND(s.sort_cond, 1u);
 		}
 	}
 }

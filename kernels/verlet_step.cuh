@@ -19,7 +19,7 @@ static __device__ __forceinline__ void request_rebuild(const gpu_sys &s)
 {
 	*s.req = 1;
 	if (s.next_cond)
-		cudaGraphSetConditional(s.next_cond, 1u);
+		GPU_SET_COND(s.next_cond, 1u);
 }
 
 /*
@@ -38,7 +38,7 @@ static __device__ __forceinline__ void record_suspect(const gpu_sys &s, int i)
 		request_rebuild(s);
 	if (s.next_cond)	/* the next step's IF node runs k_refine
 				 * (k_decide opens it in the next graph) */
-		cudaGraphSetConditional(s.next_cond, 1u);
+		GPU_SET_COND(s.next_cond, 1u);
 }
 
 /*

@@ -161,11 +161,14 @@ k_build_list(gpu_sys s)
  * eighteenth session the 27 cells were those of i's build position,
  * which capped a suspect's displacement at a - rc - skin/2: 0.32 at 1M
  * and skin 0.5, against 0.57 now; RESULTS.)
- * A block per suspect, its threads over the other suspects and the 27
- * cells' particles (a cell in REFINE_SPLIT slices, two particles at once),
- * so that the loads are in flight together: a warp per suspect walking
- * cells in turn waited ~35 us per suspect on dependent loads (and cost
- * 1M 2%). Any
+ * A warp per suspect, its lanes over the 27 cells' particles as one
+ * sequence (the 9 rows of 3 cells along x, each one range of the sorted
+ * particles, or two where the row wraps), REFINE_U candidates a lane at
+ * once, so that every suspect of a step is in flight together. (Until the
+ * twenty-eighth session a block of 256 threads took a suspect, a thread a
+ * slice of a cell: 528 suspects at a time on 132 SMs, each pass ~2.5 us
+ * of dependent loads, and steps with ~5,900 suspects took ~30 us; a warp
+ * walking the cells in turn before that waited ~35 us per suspect.) Any
  * thread that finds a pair requests the rebuild; the last warp out
  * zeroes the count, so each step records its own suspects, and opens the
  * sort's IF node (s.sort_cond) when a rebuild is due. Launched at the
@@ -175,13 +178,18 @@ k_build_list(gpu_sys s)
  * conditional nodes).
  */
 #define REFINE_BLOCK 256
-#define REFINE_SPLIT 8
+#define REFINE_WARPS (REFINE_BLOCK / 32)
+#ifndef REFINE_U
+#define REFINE_U 4	/* candidates a lane loads at once */
+#endif
 
 /*
- * The pair (i, j): qi, ci: i's fixed-point and compact (gpu_xc_fields)
- * positions now. C (s.xc set): the separation now from the compact
- * positions (the steps on them do not store xq: drift_and_check's XQ;
- * they are also what the force launch sees), else from xq. The compact
+ * The pair (i, j): ci: i's position now, fixed-point or (C) compact
+ * (gpu_xc_fields); q0i: at the build. C (s.xc set): the separation now
+ * from the compact positions (the steps on them do not store xq:
+ * drift_and_check's XQ; they are also what the force launch sees), else
+ * from xq. The distance now is tested first (8 bytes a candidate with C),
+ * the one at the build only for the ~10% within rc. The compact
  * separation is exact only below half their range along each axis, at
  * least 1.02 (rlist + 2 cap) (compact_units, gpu_backend.cu), and the 27
  * cells hold pairs farther apart: far2 = (rc_chk + 2 cap)^2 with a
@@ -193,66 +201,131 @@ k_build_list(gpu_sys s)
  * least about 2.04 (rc + skin + 2 cap) - (rc + 4 cap), over 1.03 rc,
  * away, beyond rc_chk. (Without far2 a 1M run built 326 times
  * in 3,000 steps instead of 199: aliased pairs, twenty-first session.)
+ * The suspect is among its own candidates: at distance 0 at the build,
+ * it never counts.
  */
 template <bool C>
-static __device__ __forceinline__ bool refine_pair(const gpu_sys &s, int4 qi, int4 ci,
-						   int4 q0i, int j, float far2)
+static __device__ __forceinline__ float refine_r2(const gpu_sys &s, const int4 &ci, int j)
+{
+	const float3 r = C ? gpu_sep_qu(make_float3(s.cunit[0], s.cunit[1], s.cunit[2]),
+					   ci, gpu_xc_fields(s.xc[j])) :
+				gpu_sep_q(s, ci, s.xq[j]);
+
+	return r.x * r.x + r.y * r.y + r.z * r.z;
+}
+
+template <bool C>
+static __device__ __forceinline__ bool refine_unlisted(const gpu_sys &s, const int4 &q0i,
+						       int j, float far2)
 {
 	const float3 b = gpu_sep_q(s, q0i, s.xq0[j]);
 	const float b2 = b.x * b.x + b.y * b.y + b.z * b.z;
 
-	if (b2 < s.rlist_lo2 || (C && b2 >= far2))
-		return false;	/* listed at the build, or too far */
-	const float3 r = C ? gpu_sep_qu(make_float3(s.cunit[0], s.cunit[1], s.cunit[2]),
-					   ci, gpu_xc_fields(s.xc[j])) :
-				gpu_sep_q(s, qi, s.xq[j]);
-
-	return r.x * r.x + r.y * r.y + r.z * r.z < s.rc_chk2;
+	return b2 >= s.rlist_lo2 && (!C || b2 < far2);	/* not surely listed, not too far */
 }
 
 /*
- * Suspects k0, k0 + kstep, ... below nk (of susp), each by the REFINE_BLOCK
- * threads t of one block (or of a quarter of a cooperative block,
- * k_rebuild_coop): true if some pair with one of them is within rc and
- * was not surely listed. C: s.xc is set (refine_pair).
+ * The range of the sorted particles (first a, length len) that lane l of
+ * a warp takes from the 27 cells around cc (every axis has 4 or more
+ * cells: the check runs only then): row r = l % 9 (dy = r % 3 - 1, dz =
+ * r / 3 - 1) of cells cc[0] - 1 .. cc[0] + 1 without the wrapped one (l <
+ * 9), or that one (9 <= l < 18, where the row wraps); else empty.
  */
+static __device__ __forceinline__ void refine_row(const gpu_sys &s, const int cc[3], int l,
+						  int &a, int &len)
+{
+	int ny = cc[1] + l % 9 % 3 - 1, nz = cc[2] + l % 9 / 3 - 1, lo, hi;
+
+	ny += ny < 0 ? s.nc[1] : ny >= s.nc[1] ? -s.nc[1] : 0;
+	nz += nz < 0 ? s.nc[2] : nz >= s.nc[2] ? -s.nc[2] : 0;
+	if (l < 9) {
+		lo = max(cc[0] - 1, 0);
+		hi = min(cc[0] + 1, s.nc[0] - 1);
+	} else {	/* the wrapped cell, or none */
+		lo = hi = cc[0] == 0 ? s.nc[0] - 1 : 0;
+		if (cc[0] != 0 && cc[0] != s.nc[0] - 1)
+			hi = -1;
+	}
+	a = len = 0;
+	if (l < 18 && lo <= hi) {
+		const int row = (nz * s.nc[1] + ny) * s.nc[0];
+
+		a = s.cell_start[row + lo];
+		len = s.cell_start[row + hi + 1] - a;
+	}
+}
+
+/*
+ * Suspects 0 .. nk - 1 (of susp) by the nw warps of the caller (this
+ * one: w, lane 0 .. 31): true (in some lane) if some pair with one of
+ * them is within rc and was not surely listed. C: s.xc is set. Each
+ * suspect by g = nw / nk warps (1 .. REFINE_G), each taking every g-th
+ * round of 32 REFINE_U candidates: a step with few suspects waits for one
+ * round of loads, not for all of a suspect's. The loads of a round are
+ * unconditional (a candidate past the end reads the suspect itself), so
+ * that they are in flight together: with the loads under their
+ * conditions, ptxas branched around each and waited for it in turn.
+ */
+#define REFINE_G 8
+
 template <bool C>
 static __device__ __forceinline__ bool refine_scan(const gpu_sys &s, const int *susp,
-						   int k0, int kstep, int nk, int t)
+						   int w, int nw, int nk, int lane)
 {
 	const float far = sqrtf(s.rc_chk2) + 2.f * sqrtf(s.susp_cap2);
-	const float far2 = 1.001f * far * far;	/* refine_pair */
+	const float far2 = 1.001f * far * far;	/* refine_unlisted */
+	const int g = nk > 0 ? min(max(nw / nk, 1), REFINE_G) : 1;
 	bool bad = false;
 
-	for (int k = k0; k < nk; k += kstep) {
-		const int i = susp[k];
+	for (int it = w; it < nk * g; it += nw) {
+		const int i = susp[it / g];
 		/* with C the steps store no xq: i's position from x */
 		const int4 qi = C ? gpu_xq(s, s.x[i]) : s.xq[i], q0i = s.xq0[i];
 		const int4 ci = C ? gpu_xc_fields(s.xc[i]) : qi;
 		const unsigned uq[3] = { (unsigned)qi.x, (unsigned)qi.y, (unsigned)qi.z };
-		int cc[3];	/* the cell of i's present position */
+		int cc[3], a, len;	/* cc: the cell of i's present position */
 
 		for (int d = 0; d < 3; d++)
 			cc[d] = min((int)((double)uq[d] * s.nc[d] * (1.0 / 4294967296.0)),
 				    s.nc[d] - 1);
-		for (int u = t; u < 27 * REFINE_SPLIT; u += REFINE_BLOCK) {
-			const int cj = gpu_cell_linear(s, cc, u / REFINE_SPLIT);
-			const int end = s.cell_start[cj + 1];
+		refine_row(s, cc, lane, a, len);
+		/* candidate v of the sequence is in lane r's range when
+		 * incl_r - len_r <= v < incl_r (lanes past 17: empty ranges) */
+		const int incl = warp_scan_incl(len), exc = incl - len;
+		const int total = __shfl_sync(0xffffffffu, incl, 31);
 
-			for (int j = s.cell_start[cj] + u % REFINE_SPLIT; j < end;
-			     j += 2 * REFINE_SPLIT) {
-				const int j2 = j + REFINE_SPLIT < end ? j + REFINE_SPLIT : i;
+		for (int v0 = it % g * 32 * REFINE_U; v0 < total; v0 += g * 32 * REFINE_U) {
+			int j[REFINE_U];
+			bool near[REFINE_U];
 
-				bad |= j != i && refine_pair<C>(s, qi, ci, q0i, j, far2);
-				bad |= j2 != i && refine_pair<C>(s, qi, ci, q0i, j2, far2);
+#pragma unroll
+			for (int u = 0; u < REFINE_U; u++) {
+				const int v = v0 + 32 * u + lane;
+				int r = 0;	/* the first lane whose incl exceeds v */
+
+#pragma unroll
+				for (int b = 16; b > 0; b >>= 1)
+					if (__shfl_sync(0xffffffffu, incl, r + b - 1) <= v)
+						r += b;
+				j[u] = __shfl_sync(0xffffffffu, a, r) + v -
+				       __shfl_sync(0xffffffffu, exc, r);
+				near[u] = v < total;
+				j[u] = near[u] ? j[u] : i;
 			}
+			/* (& below, not &&: no condition around a load) */
+#pragma unroll
+			for (int u = 0; u < REFINE_U; u++)
+				near[u] = near[u] & (refine_r2<C>(s, ci, j[u]) < s.rc_chk2);
+#pragma unroll
+			for (int u = 0; u < REFINE_U; u++)
+				bad |= near[u] & refine_unlisted<C>(s, q0i, near[u] ? j[u] : i, far2);
 		}
 	}
 	return bad;
 }
 
 /* susp: the suspects (s.susp is set only while their steps record them);
- * C: s.xc is set (refine_pair) */
+ * C: s.xc is set (refine_r2) */
 template <bool C>
 __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *susp)
 {
@@ -268,12 +341,14 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	}
 	/* the blocks past the suspects leave at once, uncounted: one
 	 * count per warp of the whole grid cost 256k particles 3% */
-	nb = min((int)gridDim.x, nk);
+	nb = min((int)gridDim.x, (nk + REFINE_WARPS - 1) / REFINE_WARPS);
 	if ((int)blockIdx.x >= nb)
 		return;
 	/* a rebuild already due (too many suspects, one past the cap):
 	 * nothing to check, only the count and the sort's IF node */
-	if (refine_scan<C>(s, susp, st->rebuild ? nk : blockIdx.x, gridDim.x, nk, t)) {
+	if (!st->rebuild &&
+	    refine_scan<C>(s, susp, blockIdx.x * REFINE_WARPS + (t >> 5), nb * REFINE_WARPS,
+			   nk, t & 31)) {
 		request_rebuild(s);
 		__threadfence();	/* before the count below */
 	}
@@ -281,7 +356,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 	if ((t & 31) == 0) {
 		__threadfence();
 		if (atomicAdd(&s.st->susp_done, 1u) ==
-		    nb * (REFINE_BLOCK / 32) - 1) {
+		    nb * REFINE_WARPS - 1) {
 			__threadfence();	/* the other warps' requests */
 			st->susp_done = 0;
 			st->nsusp = 0;
@@ -325,8 +400,7 @@ __global__ void __launch_bounds__(REFINE_BLOCK) k_refine(gpu_sys s, const int *s
 #endif
 #define COOP_BLOCK (COOP_GROUPS * GPU_LIST_WARPS * 32)
 #define COOP_SMEM (COOP_GROUPS * sizeof(gpu_list_smem))
-static_assert(COOP_BLOCK % REFINE_BLOCK == 0 && COOP_GROUPS <= 15,
-	      "whole refine blocks; a barrier id per list group (1..15)");
+static_assert(COOP_GROUPS <= 15, "a barrier id per list group (1..15)");
 
 template <int SMALL, bool PRED, bool C>
 __global__ void __launch_bounds__(COOP_BLOCK, 1)
@@ -348,13 +422,11 @@ k_rebuild_coop(gpu_sys s, const int *susp)
 	__syncthreads();
 	if (!flag)
 		return;
-	if (susp) {	/* as k_refine, REFINE_BLOCK threads a suspect */
-		const int per = COOP_BLOCK / REFINE_BLOCK;
+	if (susp) {	/* as k_refine, a warp a suspect */
 		const int nk = min(st->nsusp, s.susp_max);
 
 		if (!st->rebuild &&
-		    refine_scan<C>(s, susp, blockIdx.x * per + threadIdx.x / REFINE_BLOCK,
-				   gridDim.x * per, nk, threadIdx.x % REFINE_BLOCK))
+		    refine_scan<C>(s, susp, t >> 5, nt >> 5, nk, threadIdx.x & 31))
 			request_rebuild(s);
 	}
 	g.sync();

@@ -46,12 +46,15 @@ int md_stop_requested(void)
 
 /*
  * Steps per second of skin c->skin: the backend on a copy of the start
- * state with the run's ensemble, 20 warm-up steps, then chunks of 50 until
- * at least 200 steps and 0.3 s (at most 5,000 steps or 3 s). < 0: the
- * backend's error code, negated.
+ * state with the run's ensemble, 200 warm-up steps (as the benchmark's
+ * rows at 1,000 steps), then chunks of 50 until at least 200 steps and
+ * 0.3 s (at most 5,000 steps or 3 s). < 0: the backend's error code,
+ * negated. launch (GPU backend only, else NULL): no steps; the backend
+ * is set up (its launch autotuner runs there) and launch gets the
+ * strategy and launch parameters it chose; 0 or < 0 as above.
  */
 static double skin_rate(const md_backend_ops *ops, const md_config *c,
-			const md_state *st)
+			const md_state *st, gpu_bench_desc *launch)
 {
 	md_backend b = { ops, NULL };
 	md_thermostat ts;
@@ -68,40 +71,120 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 	 * the list is rebuilt, and on the GPU it runs inside the steps */
 	md_thermostat_init(&ts, c, s.n, s.step);
 	rc = ops->init(&b, c, &s);
-	if (!rc)
-		rc = md_thermostat_run(&ts, &b, 20);
+	if (!rc && launch)
+		gpu_bench_info(&b, launch);
+	if (!rc && !launch)
+		rc = md_thermostat_run(&ts, &b, 200);
 	t0 = md_now();
-	while (!rc && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
+	while (!rc && !launch && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
 		rc = md_thermostat_run(&ts, &b, 50);	/* returns once the steps are done */
 		done += 50;
 		el = md_now() - t0;
 	}
 	ops->destroy(&b);
 	md_state_free(&s);
-	return rc ? -(double)rc : done / el;
+	return rc ? -(double)rc : launch ? 0.0 : done / el;
+}
+
+/* The skin search's state: the trials so far and the fastest. */
+typedef struct skin_search {
+	md_sim *sim;
+	const md_backend_ops *ops;
+	md_config c;		/* the trials' configuration */
+	FILE *out;
+	double lmin;		/* shortest box edge */
+	double avail;		/* host bytes available (<= 0: unknown) */
+	double tried[64];
+	int ntried;
+	double best, best_rate;
+} skin_search;
+
+/*
+ * One trial at skin (rounded to 4 decimals, so that the printed value
+ * reruns the choice), unless tried before or the skin does not fit: the
+ * box must hold twice cut-off + skin (the config check's rule), and a
+ * skin larger than the configured one must leave the host memory check
+ * passing.
+ */
+static void skin_try(skin_search *ss, double skin)
+{
+	md_config *c = &ss->c;
+	double r;
+	int k;
+
+	skin = floor(skin * 1e4 + 0.5) / 1e4;
+	for (k = 0; k < ss->ntried; k++)
+		if (fabs(ss->tried[k] - skin) < 1e-6)
+			return;
+	if (skin <= 0.0 || ss->ntried == (int)(sizeof(ss->tried) / sizeof(ss->tried[0])))
+		return;
+	ss->tried[ss->ntried++] = skin;
+	c->skin = skin;
+	if (!(ss->lmin >= 2.0 * (c->cutoff + c->skin)) ||
+	    (ss->avail > 0.0 && c->skin > ss->sim->cfg.skin &&
+	     cfg_host_bytes(c, ss->ops == &md_cpu_backend) > ss->avail))
+		return;
+	r = skin_rate(ss->ops, c, &ss->sim->st, NULL);
+	if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
+		if (!ss->sim->cfg.quiet)
+			fprintf(ss->out, "autotune: skin %.6g skipped (its trial failed with exit code %d)\n",
+				c->skin, (int)-r);
+		return;
+	}
+	if (!ss->sim->cfg.quiet)
+		fprintf(ss->out, "autotune: skin %.6g: %.1f steps/s\n", c->skin, r);
+	if (r > ss->best_rate) {
+		ss->best_rate = r;
+		ss->best = c->skin;
+	}
 }
 
 /*
- * neighbor.autotune_skin: times the skins 0.2 to 0.8 in steps of 0.1 and
- * the configured one, and each of them grown to the largest skin with the
- * same cell grid (those whose cut-off + skin fits the box twice, as the
- * config check demands) on copies of the start state, with the backend's
- * own launch autotuner off, and keeps the fastest in sim->cfg.skin (the
- * configured one when every trial fails). Only with neighbor.check on: with
- * fixed-interval rebuilds alone a smaller skin would miss pairs. The
- * run's state is not touched; the choice and the rates are printed. The
- * trajectory of the run depends on the skin only through the order of
- * the force sums (round-off), so a bit-for-bit rerun needs the printed
- * skin set explicitly.
+ * The largest skin with the same cell grid as skin: the cell grid of
+ * cut-off + skin is floor(L / (rc + skin)) per axis, so every skin up to
+ * L / that - rc has the same cells (the same candidates in the list
+ * build) and rebuilds less often (32,000 LJ particles: 0.2 and 0.3 both
+ * give 11 cells per edge of 3.05, 0.299 would give 12 of 2.8). Rounded
+ * down to 4 decimals (the same cells); HUGE_VAL when no axis has a cell.
+ */
+static double skin_grown(const md_sim *sim, double skin)
+{
+	double fit = HUGE_VAL;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		double cells = floor(sim->st.box[d] / (sim->cfg.cutoff + skin));
+
+		if (cells >= 1.0)
+			fit = fmin(fit, sim->st.box[d] / cells);
+	}
+	return isfinite(fit) ? floor((fit - sim->cfg.cutoff) * 1e4) / 1e4 : HUGE_VAL;
+}
+
+/*
+ * neighbor.autotune_skin: times skins on copies of the start state and
+ * keeps the fastest in sim->cfg.skin (the configured one when every trial
+ * fails). The trials run the run's own strategy and launch: with the
+ * launch autotuner on, the backend is first set up once at the configured
+ * skin and its choice fixed for the trials, their autotuner off (with the
+ * backend's defaults instead, 4 lanes a particle, 1M particles ran the
+ * trials at ~3,700 steps/s against ~4,900 with the 1 lane the run takes,
+ * and they favoured a larger skin, 0.4 against 0.37: RESULTS, 2026-12-02).
+ * Timed: the configured skin, 0.2 to 0.8 in steps of 0.1, each of those
+ * grown to the largest skin with the same cell grid, then the skins
+ * +-0.05 and then +-0.025 around the fastest so far. Only with
+ * neighbor.check on: with fixed-interval rebuilds alone a smaller skin
+ * would miss pairs. The run's state is not touched; the choice and the
+ * rates are printed. The trajectory of the run depends on the skin only
+ * through the order of the force sums (round-off), so a bit-for-bit rerun
+ * needs the printed skin set explicitly.
  */
 static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 {
-	enum { NGRID = 7 };	/* 0.2 .. 0.8 */
-	double cand[2 * (NGRID + 1)] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, sim->cfg.skin };
-	double best = sim->cfg.skin, best_rate = -1.0, lmin = sim->st.box[0];
-	double avail = cfg_host_available();
-	md_config c = sim->cfg;
-	int k, nc = NGRID, d, nbase;
+	static const double grid[] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8 };
+	const int ngrid = (int)(sizeof(grid) / sizeof(grid[0]));
+	skin_search ss;
+	int k, d;
 
 	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
 		if (!sim->cfg.quiet)
@@ -109,68 +192,63 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 				sim->cfg.skin);
 		return 0;
 	}
-	for (k = 0; k < NGRID; k++)
-		if (fabs(cand[k] - sim->cfg.skin) < 1e-12)
-			break;
-	if (k == NGRID)
-		nc = NGRID + 1;
+	memset(&ss, 0, sizeof(ss));
+	ss.sim = sim;
+	ss.ops = ops;
+	ss.c = sim->cfg;
+	ss.c.quiet = 1;
+	ss.out = out;
+	ss.avail = cfg_host_available();
+	ss.lmin = sim->st.box[0];
 	for (d = 1; d < 3; d++)
-		lmin = fmin(lmin, sim->st.box[d]);
-	/* and each one grown to fill its cells: the cell grid of cut-off +
-	 * skin is floor(L / (rc + skin)) per axis, so every skin up to
-	 * L / that - rc has the same cells (the same candidates in the list
-	 * build) and rebuilds less often (32,000 LJ particles: 0.2 and 0.3
-	 * both give 11 cells per edge of 3.05, 0.299 would give 12 of 2.8) */
-	nbase = nc;
-	for (k = 0; k < nbase; k++) {
-		double fit = HUGE_VAL;
-		int j;
+		ss.lmin = fmin(ss.lmin, sim->st.box[d]);
+	ss.best = sim->cfg.skin;
+	ss.best_rate = -1.0;
 
-		for (d = 0; d < 3; d++) {
-			double cells = floor(sim->st.box[d] / (c.cutoff + cand[k]));
+	if (ops != &md_cpu_backend && sim->cfg.autotune) {
+		gpu_bench_desc l;
 
-			if (cells >= 1.0)
-				fit = fmin(fit, sim->st.box[d] / cells);
-		}
-		/* rounded down to 4 decimals: the same cells, and a value that
-		 * can be set explicitly to rerun the choice */
-		fit = floor((fit - c.cutoff) * 1e4) / 1e4;
-		for (j = 0; j < nc; j++)
-			if (fabs(cand[j] - fit) < 1e-6)
-				break;
-		if (j == nc && fit > cand[k] && isfinite(fit))
-			cand[nc++] = fit;
-	}
-	c.autotune = 0;
-	c.quiet = 1;
-	for (k = 0; k < nc; k++) {
-		double r;
-
-		c.skin = cand[k];
-		if (!(lmin >= 2.0 * (c.cutoff + c.skin)) ||
-		    (avail > 0.0 && c.skin > sim->cfg.skin &&
-		     cfg_host_bytes(&c, ops == &md_cpu_backend) > avail))
-			continue;
-		r = skin_rate(ops, &c, &sim->st);
-		if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
+		memset(&l, 0, sizeof(l));
+		if (skin_rate(ops, &ss.c, &sim->st, &l) == 0.0 && l.block > 0) {
+			ss.c.strategy = l.strategy;
+			ss.c.block_size = l.block;
+			if (!l.persistent)
+				ss.c.threads_per_particle = l.tpp;
+			if (l.strategy == MD_STRAT_hybrid) {
+				ss.c.hybrid_ratio = l.hybrid_ratio;
+				ss.c.hybrid_ratio_given = 1;
+			}
 			if (!sim->cfg.quiet)
-				fprintf(out, "autotune: skin %.6g skipped (its trial failed with exit code %d)\n",
-					c.skin, (int)-r);
-			continue;
-		}
-		if (!sim->cfg.quiet)
-			fprintf(out, "autotune: skin %.6g: %.1f steps/s\n", c.skin, r);
-		if (r > best_rate) {
-			best_rate = r;
-			best = c.skin;
+				fprintf(out, "autotune: skin trials with strategy %s, block %d, %s (the launch chosen at skin %g)\n",
+					md_strategy_names[l.strategy], l.block,
+					l.persistent ? "the persistent kernel's own lanes a particle" :
+					l.tpp == 1 ? "1 lane a particle" : "several lanes a particle",
+					sim->cfg.skin);
 		}
 	}
-	if (!sim->cfg.quiet && best_rate < 0.0)
-		fprintf(out, "autotune: no skin trial ran; skin %.3g kept\n", best);
+	ss.c.autotune = 0;
+	skin_try(&ss, sim->cfg.skin);
+	for (k = 0; k < ngrid; k++)
+		skin_try(&ss, grid[k]);
+	for (k = -1; k < ngrid; k++) {
+		double g = skin_grown(sim, k < 0 ? sim->cfg.skin : grid[k]);
+
+		if (g > (k < 0 ? sim->cfg.skin : grid[k]))
+			skin_try(&ss, g);
+	}
+	if (ss.best_rate >= 0.0)
+		for (double h = 0.05; h > 0.02; h *= 0.5) {
+			const double b = ss.best;
+
+			skin_try(&ss, b - h);
+			skin_try(&ss, b + h);
+		}
+	if (!sim->cfg.quiet && ss.best_rate < 0.0)
+		fprintf(out, "autotune: no skin trial ran; skin %.3g kept\n", ss.best);
 	else if (!sim->cfg.quiet)
 		fprintf(out, "autotune: skin %.6g chosen (fastest of the skins that fit the box)\n",
-			best);
-	sim->cfg.skin = best;
+			ss.best);
+	sim->cfg.skin = ss.best;
 	return 0;
 }
 

@@ -29,6 +29,10 @@ const md_backend_ops *gpu_backend_ops(void);
 typedef struct gpu_bench_desc {
 	char gpu[256];
 	double peak_bw;		/* bytes/s from the device properties */
+	int strategy;		/* the one in use (the autotuner's choice for auto) */
+	int persistent;		/* its middle steps in the persistent kernel, which
+				 * picks its own lanes a particle unless
+				 * backend.threads_per_particle is set */
 	int block, tpp;
 	float hybrid_ratio;
 	int stride;		/* neighbour-list row length */

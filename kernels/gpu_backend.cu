@@ -1596,6 +1596,8 @@ extern "C" void gpu_bench_info(md_backend *b, gpu_bench_desc *d)
 
 	snprintf(d->gpu, sizeof(d->gpu), "%.200s", c->gpu_name);
 	d->peak_bw = c->peak_bw;
+	d->strategy = c->strategy;
+	d->persistent = want_persist(c);
 	d->block = l->block;
 	d->tpp = l->tpp;
 	d->hybrid_ratio = c->launch[MD_STRAT_hybrid].hybrid_ratio;	/* the hybrid's */

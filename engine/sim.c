@@ -45,14 +45,37 @@ int md_stop_requested(void)
 }
 
 /*
- * Steps per second of skin c->skin: the backend on a copy of the start
- * state with the run's ensemble, 200 warm-up steps (as the benchmark's
- * rows at 1,000 steps; fewer where 0.3 s ends them first, as on the CPU),
- * then chunks of 50 until at least 200 steps and 0.3 s (at most 5,000
- * steps or 3 s). < 0: the backend's error code,
- * negated. launch (GPU backend only, else NULL): no steps; the backend
- * is set up (its launch autotuner runs there) and launch gets the
- * strategy and launch parameters it chose; 0 or < 0 as above.
+ * The steps/s of a trial on backend b: 200 warm-up steps (as the
+ * benchmark's rows at 1,000 steps; fewer where 0.3 s ends them first, as
+ * on the CPU), then chunks of 50 until at least 200 steps and 0.3 s (at
+ * most 5,000 steps or 3 s). < 0: the backend's error code, negated.
+ */
+static double trial_rate(md_thermostat *ts, md_backend *b)
+{
+	double t0 = md_now(), el = 0.0;
+	long done = 0;
+	int rc = 0;
+
+	while (!rc && done < 200 && (done == 0 || md_now() - t0 < 0.3)) {
+		rc = md_thermostat_run(ts, b, 20);	/* the warm-up */
+		done += 20;
+	}
+	done = 0;
+	t0 = md_now();
+	while (!rc && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
+		rc = md_thermostat_run(ts, b, 50);	/* returns once the steps are done */
+		done += 50;
+		el = md_now() - t0;
+	}
+	return rc ? -(double)rc : done / el;
+}
+
+/*
+ * Steps per second of skin c->skin (trial_rate): the backend on a copy of
+ * the start state with the run's ensemble. < 0: the backend's error code,
+ * negated. launch (GPU backend only, else NULL): no steps; the backend is
+ * set up (its launch autotuner runs there) and launch gets the strategy
+ * and launch parameters it chose; 0 or < 0.
  */
 static double skin_rate(const md_backend_ops *ops, const md_config *c,
 			const md_state *st, gpu_bench_desc *launch)
@@ -60,8 +83,7 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 	md_backend b = { ops, NULL };
 	md_thermostat ts;
 	md_state s;
-	double t0, el = 0.0;
-	long done = 0;
+	double r;
 	int rc;
 
 	if (md_state_copy(&s, st)) {
@@ -72,23 +94,17 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 	 * the list is rebuilt, and on the GPU it runs inside the steps */
 	md_thermostat_init(&ts, c, s.n, s.step);
 	rc = ops->init(&b, c, &s);
-	if (!rc && launch)
+	if (rc)
+		r = -(double)rc;
+	else if (launch) {
 		gpu_bench_info(&b, launch);
-	t0 = md_now();
-	while (!rc && !launch && done < 200 && (done == 0 || md_now() - t0 < 0.3)) {
-		rc = md_thermostat_run(&ts, &b, 20);	/* the warm-up */
-		done += 20;
-	}
-	done = 0;
-	t0 = md_now();
-	while (!rc && !launch && (done < 200 || el < 0.3) && done < 5000 && el < 3.0) {
-		rc = md_thermostat_run(&ts, &b, 50);	/* returns once the steps are done */
-		done += 50;
-		el = md_now() - t0;
+		r = 0.0;
+	} else {
+		r = trial_rate(&ts, &b);
 	}
 	ops->destroy(&b);
 	md_state_free(&s);
-	return rc ? -(double)rc : launch ? 0.0 : done / el;
+	return r;
 }
 
 /* The skin search's state: the trials so far and the fastest. */
@@ -236,9 +252,10 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	for (k = 0; k < ngrid; k++)
 		skin_try(&ss, grid[k]);
 	for (k = -1; k < ngrid; k++) {
-		double g = skin_grown(sim, k < 0 ? sim->cfg.skin : grid[k]);
+		const double base = k < 0 ? sim->cfg.skin : grid[k];
+		const double g = skin_grown(sim, base);
 
-		if (g > (k < 0 ? sim->cfg.skin : grid[k]))
+		if (g > base)
 			skin_try(&ss, g);
 	}
 	if (ss.best_rate >= 0.0)

@@ -234,10 +234,8 @@ static __device__ __forceinline__ bool refine_unlisted(const gpu_sys &s, const i
 static __device__ __forceinline__ void refine_row(const gpu_sys &s, const int cc[3], int l,
 						  int &a, int &len)
 {
-	int ny = cc[1] + l % 9 % 3 - 1, nz = cc[2] + l % 9 / 3 - 1, lo, hi;
+	int lo, hi;
 
-	ny += ny < 0 ? s.nc[1] : ny >= s.nc[1] ? -s.nc[1] : 0;
-	nz += nz < 0 ? s.nc[2] : nz >= s.nc[2] ? -s.nc[2] : 0;
 	if (l < 9) {
 		lo = max(cc[0] - 1, 0);
 		hi = min(cc[0] + 1, s.nc[0] - 1);
@@ -248,7 +246,9 @@ static __device__ __forceinline__ void refine_row(const gpu_sys &s, const int cc
 	}
 	a = len = 0;
 	if (l < 18 && lo <= hi) {
-		const int row = (nz * s.nc[1] + ny) * s.nc[0];
+		/* the row's first cell: its stencil cell dx = 0 (k = 3 r + 1)
+		 * less cc[0] */
+		const int row = gpu_cell_linear(s, cc, 3 * (l % 9) + 1) - cc[0];
 
 		a = s.cell_start[row + lo];
 		len = s.cell_start[row + hi + 1] - a;

@@ -152,6 +152,8 @@ typedef struct md_stats {
 	double t[MD_T_COUNT];	/* seconds spent per timer slot     */
 	int t_fractions;	/* t[] holds fractions of the loop time (GPU:
 				 * sampled with events) instead of seconds */
+	int t_fused;		/* the sampled steps integrate inside the
+				 * force kernel: Integrate is in Pair  */
 	double bytes_h2d, bytes_d2h; /* host<->device bytes (CUDA)  */
 	long copies;
 	char desc[256];		/* one line: device, strategy, launch params */

@@ -90,7 +90,8 @@ void md_summary(FILE *out, double loop_s, long steps, int n, double dt,
 		rate * dt * 86400.0, rate, rate * n * 1e-6);
 	fprintf(out, "Backend: %s\n\n", s->desc);
 	if (s->t_fractions)
-		fprintf(out, "(GPU phases split by event timing of sampled steps)\n");
+		fprintf(out, "(GPU phases split by event timing of sampled steps%s)\n",
+			s->t_fused ? "; the fused NVE steps integrate inside the force kernel: Pair includes it" : "");
 	fprintf(out, "Section   |  time (s)  | %%total\n");
 	fprintf(out, "----------+------------+-------\n");
 	for (k = 0; k < MD_T_COUNT; k++)

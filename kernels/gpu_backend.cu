@@ -334,11 +334,11 @@ static void enqueue_kick_drift(gpu_ctx *c)
 	}
 }
 
-/* Records ev (if any) on the stream. */
-static void record(gpu_ctx *c, cudaEvent_t ev)
+/* Records event k of ev (if any) on the stream. */
+static void record(gpu_ctx *c, const cudaEvent_t *ev, int k)
 {
 	if (ev)
-		GPU_CHECK(cudaEventRecord(ev, c->stream));
+		GPU_CHECK(cudaEventRecord(ev[k], c->stream));
 }
 
 /*
@@ -353,9 +353,9 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next,
 	/* a build leaves x and v to the fused step after it (xv_lazy:
 	 * k_build_list, nve_kick_drift_lazy) */
 	c->s.xv_lazy = fused_steps(c) && gpu_strategies[c->strategy].xv_lazy;
-	record(c, ev ? ev[0] : NULL);
+	record(c, ev, 0);
 	enqueue_rebuild(c, in_capture);
-	record(c, ev ? ev[1] : NULL);
+	record(c, ev, 1);
 	if (in_capture && has_next && c->use_cond && !coop_grid(c))
 		c->s.next_cond = new_cond(c);
 	if (fused_steps(c)) {
@@ -368,15 +368,15 @@ static void enqueue_middle(gpu_ctx *c, int in_capture, int has_next,
 		if (c->susp_on && !gpu_strategies[c->strategy].list16)
 			c->s.susp = c->susp_buf;
 		enqueue_force(c, GPU_F_KICK_DRIFT);
-		record(c, ev ? ev[2] : NULL);
+		record(c, ev, 2);
 		c->s.susp = NULL;
 		set_parity(c, 1 - c->parity);
 	} else {
 		enqueue_force(c, GPU_F_FORCE);
-		record(c, ev ? ev[2] : NULL);
+		record(c, ev, 2);
 		enqueue_kick_drift(c);
 	}
-	record(c, ev ? ev[3] : NULL);
+	record(c, ev, 3);
 	c->s.xv_lazy = 0;
 	c->pending_cond = c->s.next_cond;
 	c->s.next_cond = 0;
@@ -603,13 +603,13 @@ static void profiled_middle(gpu_ctx *c, long nsteps, int own)
 				enqueue_middle(c, 0, 1, ev[s]);
 				continue;
 			}
-			record(c, ev[s][0]);
+			record(c, ev[s], 0);
 			gpu_enqueue_rebuild(&c->s, c->stream);
-			record(c, ev[s][1]);
+			record(c, ev[s], 1);
 			enqueue_force(c, 0);
-			record(c, ev[s][2]);
+			record(c, ev[s], 2);
 			enqueue_kick_drift(c);
-			record(c, ev[s][3]);
+			record(c, ev[s], 3);
 		}
 		GPU_CHECK(cudaEventSynchronize(ev[m - 1][3]));
 		for (s = 0; s < m; s++)

@@ -70,6 +70,8 @@ typedef struct md_config {
 	int autotune_skin;	/* time candidate skins at start-up (sim.c) */
 	int predict;		/* cuda: build positions this many steps
 				 * ahead along v (gpu_backend.cu)      */
+	int predict_accel;	/* ... plus a (this many steps)^2 / 2,
+				 * a from the last kick (rb_ref)        */
 	/* [run] */
 	long steps;
 	double dt;		/* tau */

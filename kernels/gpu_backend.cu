@@ -1069,6 +1069,9 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	 * (RESULTS, twenty-fourth session) */
 	s->pred_t = cfg->check && !persist_asked(cfg->persistent, n) ?
 		    cfg->predict * cfg->dt : 0.0;
+	/* neighbor.predict_accel: d += a t_a^2 / 2 = dv t_a^2 / (2 dt) */
+	s->pred_a = s->pred_t > 0.0 ?
+		    0.5 * cfg->predict_accel * cfg->predict_accel * cfg->dt : 0.0;
 	s->pred_lim = 0.95 * 0.5 * cfg->skin;
 	s->every = cfg->every;
 	s->check = cfg->check;
@@ -1257,7 +1260,10 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			       1.0 / s->cscale[0], 0.5 * 2097152.0 / s->cscale[0]);
 		else if (cfg->compact == 1)
 			printf("GPU: backend.compact_positions = on: not used (%s)\n", xc_why);
-		if (s->pred_t > 0.0)
+		if (s->pred_t > 0.0 && s->pred_a > 0.0)
+			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities plus a t^2 / 2 (t = %d steps, a of the last step), at most 0.95 skin/2 ahead (neighbor.predict, predict_accel)\n",
+			       cfg->predict, cfg->predict_accel);
+		else if (s->pred_t > 0.0)
 			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities, at most 0.95 skin/2 ahead (neighbor.predict)\n",
 			       cfg->predict);
 	}

@@ -35,6 +35,7 @@
 #define MD_GPU_COMMON_CUH
 
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "../engine/md.h"
@@ -156,9 +157,10 @@ typedef struct gpu_sys {
 	/* Q's constants per unit u: [0] xq's L / 2^32, [1] xc's cunit */
 	struct { md_lj_f lj; float u2, iu; } qk[2];	/* lj1, lj2 times u; u^2; 1/u */
 	double skin_half2;	/* (skin/2)^2 */
-	/* neighbor.predict: a build bins and lists each particle at x + v t,
-	 * t = min(pred_t, pred_lim / |v|) (rb_ref); pred_t 0: at x */
-	double pred_t, pred_lim;
+	/* neighbor.predict: a build bins and lists each particle at x + v t
+	 * + f (dt/2m) pred_a, at most pred_lim from x (rb_ref), f the force
+	 * of its last step (gpu_f_unpack(v.w)); pred_t 0: at x */
+	double pred_t, pred_a, pred_lim;
 	long long every;
 	int check;
 	double dt, hdtm;	/* dt, dt/(2m) */
@@ -358,6 +360,34 @@ static __device__ __forceinline__ double gpu_hdtm_x(const gpu_sys &s, const doub
 }
 
 /* dt/(2 m) of particle i (reads its type only for mixtures). */
+/*
+ * The force f of a particle's last step, carried in the unused w of its
+ * velocity (written by the register strategy's NVE steps,
+ * nve_kick_drift_lazy; 0 from the upload): three halves in the low 48
+ * bits (two conversions), so that the double is a subnormal or zero,
+ * never NaN, and moves with v wherever v goes (the scatter) at no extra
+ * byte. A build reads it to bend its predicted positions (rb_ref). Not
+ * finite (a half's range is 65,504): (0, 0, 0).
+ */
+static __device__ __forceinline__ double gpu_f_pack(float4 f)
+{
+	const __half2 xy = __floats2half2_rn(f.x, f.y);
+	const unsigned lo = (unsigned)__half_as_ushort(__low2half(xy)) |
+			    (unsigned)__half_as_ushort(__high2half(xy)) << 16;
+
+	return __hiloint2double((int)__half_as_ushort(__float2half_rn(f.z)), (int)lo);
+}
+
+static __device__ __forceinline__ float3 gpu_f_unpack(double w)
+{
+	const unsigned lo = (unsigned)__double2loint(w), hi = (unsigned)__double2hiint(w);
+	const float3 d = make_float3(__half2float(__ushort_as_half((unsigned short)lo)),
+				     __half2float(__ushort_as_half((unsigned short)(lo >> 16))),
+				     __half2float(__ushort_as_half((unsigned short)hi)));
+
+	return isfinite(d.x + d.y + d.z) ? d : make_float3(0.f, 0.f, 0.f);
+}
+
 static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
 {
 	return s.ntypes > 1 ? s.hdtm_t[(int)s.x[i].w] : s.hdtm;

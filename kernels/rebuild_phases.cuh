@@ -63,30 +63,41 @@ static __device__ __forceinline__ bool rb_wrap1(const gpu_sys &s, double &p, int
 
 /*
  * neighbor.predict: the build position p of a particle at p (wrapped into
- * the box) with velocity v, p + v t with t = min(s.pred_t, s.pred_lim /
- * |v|) (pred_lim: 0.95 skin/2), wrapped into the box again. A build bins,
- * sorts and lists the particles by it, xq0 holds it, and the rebuild
- * checks measure displacements from it: whatever reads "the position at
- * the last build" reads this one. At the build every pair within rc is
- * listed (each particle is less than skin/2 from its build position), and
- * a particle moving straight goes first towards its build position and
- * then away from it: the lists last longer at the same length. The
- * binning and the scatter compute it from the same bits.
+ * the box) with velocity v and dt/(2m) h, p + d with d = v pred_t + f 2h
+ * pred_a (f: the force of its last step, gpu_f_unpack(v.w), so f 2h = a
+ * dt; with neighbor.predict_accel, pred_a = t_a^2 / (2 dt): d = v t + a
+ * t_a^2 / 2), d scaled down to s.pred_lim (0.95 skin/2) when longer,
+ * wrapped into the box again. A build bins, sorts and lists the
+ * particles by it, xq0 holds it, and the rebuild checks measure
+ * displacements from it: whatever reads "the position at the last build"
+ * reads this one. At the build every pair within rc is listed (each
+ * particle is less than skin/2 from its build position, whatever d is),
+ * and a particle moving along its path goes first towards its build
+ * position and then away from it: the lists last longer at the same
+ * length. The binning and the scatter compute it from the same bits.
  */
 static __device__ __forceinline__ void rb_ref(const gpu_sys &s, double *p,
-					      const double4_32a &v)
+					      const double4_32a &v, double h)
 {
-	const double sp = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-	const double t = sp * s.pred_t > s.pred_lim ? s.pred_lim / sp : s.pred_t;
+	double d[3] = { v.x * s.pred_t, v.y * s.pred_t, v.z * s.pred_t };
 
-	p[0] += v.x * t;
-	p[1] += v.y * t;
-	p[2] += v.z * t;
-	for (int d = 0; d < 3; d++) {
-		if (p[d] < 0.0)
-			p[d] += s.dbox[d];
-		else if (p[d] >= s.dbox[d])
-			p[d] -= s.dbox[d];
+	if (s.pred_a != 0.0) {
+		const float3 f = gpu_f_unpack(v.w);
+		const double k = 2.0 * h * s.pred_a;
+
+		d[0] += f.x * k;
+		d[1] += f.y * k;
+		d[2] += f.z * k;
+	}
+	const double n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+	const double k = n2 > s.pred_lim * s.pred_lim ? s.pred_lim / sqrt(n2) : 1.0;
+
+	for (int a = 0; a < 3; a++) {
+		p[a] += d[a] * k;
+		if (p[a] < 0.0)
+			p[a] += s.dbox[a];
+		else if (p[a] >= s.dbox[a])
+			p[a] -= s.dbox[a];
 	}
 }
 
@@ -122,7 +133,7 @@ static __device__ __forceinline__ bool rb_sub_cell(const gpu_sys &s, double4_32a
 	x = make_double4_32a(p[0], p[1], p[2], x.w);
 	im = make_int4(k[0], k[1], k[2], 0);
 	if (PRED) {
-		rb_ref(s, p, v);
+		rb_ref(s, p, v, gpu_hdtm_x(s, x));
 		for (int d = 0; d < 3; d++)
 			cc[d] = gpu_cell_of(s, p[d], d, &half[d]);
 	}
@@ -391,7 +402,7 @@ static __device__ __forceinline__ void rb_scatter(const gpu_sys &s, int t, int n
 		if (PRED) {	/* the build position */
 			double p[3] = { x.x, x.y, x.z };
 
-			rb_ref(s, p, s.v[i]);
+			rb_ref(s, p, s.v[i], gpu_hdtm_x(s, x));
 			s.xq0[k] = gpu_xq(s, make_double4_32a(p[0], p[1], p[2], x.w));
 		} else {
 			s.xq0[k] = q;

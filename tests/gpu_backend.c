@@ -908,7 +908,7 @@ END_TEST
  * unset); refine: whether that means on (for the printout).
  */
 static long refined_run(const char *env, int refine, int check_lists, int compact,
-			int predict, int nocoop)
+			int predict, int accel, int nocoop)
 {
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_backend gpu = { ops, NULL };
@@ -924,6 +924,7 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	cfg.strategy = MD_STRAT_register;
 	cfg.persistent = 0;
 	cfg.predict = predict;
+	cfg.predict_accel = accel;
 	if (env == NULL)
 		unsetenv("MDSIM_NO_REFINE");
 	else
@@ -966,9 +967,9 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	unsetenv("MDSIM_NO_COOP_REBUILD");
 	if (nocoop)
 		ck_assert_int_eq(coop, 0);
-	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s%s, rebuilds %s): %ld list builds in 300 steps",
+	printf("  refined rebuild check %s (MDSIM_NO_REFINE %s%s, neighbor.predict %d, predict_accel %d, rebuilds %s): %ld list builds in 300 steps",
 	       refine ? "on" : "off", env ? env : "unset",
-	       compact ? ", compact positions" : "", predict ? ", neighbor.predict 8" : "",
+	       compact ? ", compact positions" : "", predict, accel,
 	       coop ? "in one launch" : "in IF nodes", stats.builds);
 	if (check_lists)
 		printf(", %ld pairs within rc checked, %ld missing", pairs, missing);
@@ -985,27 +986,70 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	return stats.builds;
 }
 
+/*
+ * List builds of a 32,000-particle LJ liquid (cells 20, skin 0.35,
+ * register strategy, persistent kernel off) in 1,500 steps with build
+ * positions `predict` steps ahead and bent by the acceleration over
+ * `accel` steps (neighbor.predict_accel).
+ */
+static long predict_builds(int predict, int accel)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_backend gpu = { ops, NULL };
+	md_config cfg;
+	md_state st;
+	md_stats stats;
+
+	test_config(&cfg, 0.8442, 20, 1.44, 2.5, MD_SHIFT_ENERGY);
+	cfg.skin = 0.35;
+	liquid_state(&cfg, &st, 100);
+	cfg.strategy = MD_STRAT_register;
+	cfg.persistent = 0;
+	cfg.predict = predict;
+	cfg.predict_accel = accel;
+	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
+	ck_assert_int_eq(ops->run(&gpu, 1500), 0);
+	ops->stats(&gpu, &stats);
+	printf("  32,000 particles, skin 0.35, neighbor.predict %d, predict_accel %d: %ld list builds in 1,500 steps\n",
+	       predict, accel, stats.builds);
+	fflush(stdout);
+	ops->destroy(&gpu);
+	md_state_free(&st);
+	return stats.builds;
+}
+
 START_TEST(test_refined_check)
 {
-	long on, off, zero, onc, pred, predc, predn;
+	long on, off, zero, onc, pred, predc, predn, preda, predan;
 
 	if (!test_gpu_present())
 		return;
-	on = refined_run(NULL, 1, 1, 0, 0, 0);
-	off = refined_run("1", 0, 0, 0, 0, 0);
-	zero = refined_run("0", 1, 0, 0, 0, 0);
+	on = refined_run(NULL, 1, 1, 0, 0, 0, 0);
+	off = refined_run("1", 0, 0, 0, 0, 0, 0);
+	zero = refined_run("0", 1, 0, 0, 0, 0, 0);
 	/* the check on the compact positions (the steps store no xq) */
-	onc = refined_run(NULL, 1, 1, 1, 0, 0);
+	onc = refined_run(NULL, 1, 1, 1, 0, 0, 0);
 	/* build positions 8 steps ahead (neighbor.predict, rb_ref; on with
 	 * backend.persistent = off at this size): every pair within rc is
 	 * still listed; with the rebuilds in one cooperative launch
 	 * (k_rebuild_coop, where the device runs it) and in IF nodes */
-	pred = refined_run(NULL, 1, 1, 0, 8, 0);
-	predc = refined_run(NULL, 1, 1, 1, 8, 0);
-	predn = refined_run(NULL, 1, 1, 1, 8, 1);
+	pred = refined_run(NULL, 1, 1, 0, 8, 0, 0);
+	predc = refined_run(NULL, 1, 1, 1, 8, 0, 0);
+	predn = refined_run(NULL, 1, 1, 1, 8, 0, 1);
+	/* ... and bent by the acceleration of the last step over 12 steps
+	 * (neighbor.predict_accel's default: v.w, gpu_f_pack): every pair
+	 * still listed; in a larger liquid at a thinner skin the lists last
+	 * longer than along the velocity alone (the offline analysis of a
+	 * 32,000-particle CPU trajectory, bench/RESULTS.md: the first
+	 * missing pair after 22.1 steps along v, 25 to 27.6 bent) */
+	preda = refined_run(NULL, 1, 1, 1, 8, 12, 0);
+	predan = refined_run(NULL, 1, 1, 1, 8, 12, 1);
+	ck_assert_int_lt(predict_builds(8, 12), predict_builds(8, 0));
 	ck_assert_int_gt(pred, 0);
 	ck_assert_int_gt(predc, 0);
 	ck_assert_int_gt(predn, 0);
+	ck_assert_int_gt(preda, 0);
+	ck_assert_int_gt(predan, 0);
 	ck_assert_int_gt(on, 0);
 	ck_assert_int_lt(on, off);
 	ck_assert_int_lt(zero, off);

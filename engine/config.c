@@ -93,7 +93,7 @@ static const cfg_key cfg_keys[] = {
 	{ "neighbor", "predict", T_INT, OFF(predict), "8", 0, 1000, NULL, 0, "steps",
 	  "cuda backend with check = true, not with the persistent kernel (backend.persistent on, or auto up to 180,000 particles): a build bins and lists each particle at its position this many steps ahead along its velocity (at most 0.95 skin/2 away), and the rebuild check measures from there, so that the lists last longer at the same length (1M LJ: 199 -> 149 builds in 3,000 steps); 0: at its position", 0 },
 	{ "neighbor", "predict_accel", T_INT, OFF(predict_accel), "12", 0, 1000, NULL, 0, "steps",
-	  "with neighbor.predict, after the register strategy's NVE steps: the build position also moves by a t^2 / 2, t this many steps and a the particle's acceleration at its last step (the same cap), so that it follows the particle's curving path (1M LJ: 163 -> 135 builds in 3,000 steps); 0: along the velocity only", 0 },
+	  "with neighbor.predict, after the register strategy's NVE steps: the build position also moves by a t^2 / 2, t this many steps and a the particle's acceleration at its last step (the same cap), so that it follows the particle's curving path (1M LJ: 162 -> 135 builds in 3,000 steps); 0: along the velocity only", 0 },
 	{ "neighbor", "autotune_skin", T_BOOL, OFF(autotune_skin), "false", 0, 1, NULL,
 	  0, "", "time skins 0.2 to 0.8 in steps of 0.1 and neighbor.skin, and each grown to the largest skin with the same cell grid, on a copy of the start state (about a second each) and run with the fastest (printed)", 0 },
 	{ "run", "steps", T_LONG, OFF(steps), NULL, 0, 1e15, NULL, 0, "steps",

@@ -895,6 +895,23 @@ START_TEST(test_neighbor_sets)
 END_TEST
 
 /*
+ * Melted LJ of cells^3 fcc cells (energy-shifted, rc 2.5) at the given
+ * skin for the register strategy without the persistent kernel, with
+ * neighbor.predict and predict_accel: the refined check's runs.
+ */
+static void register_liquid(md_config *cfg, md_state *st, int cells, double skin,
+			    int predict, int accel)
+{
+	test_config(cfg, 0.8442, cells, 1.44, 2.5, MD_SHIFT_ENERGY);
+	cfg->skin = skin;
+	liquid_state(cfg, st, 100);
+	cfg->strategy = MD_STRAT_register;
+	cfg->persistent = 0;
+	cfg->predict = predict;
+	cfg->predict_accel = accel;
+}
+
+/*
  * The refined rebuild check (k_refine, or k_rebuild_coop's first phase):
  * a particle that moved more than skin/2 no longer forces a rebuild by
  * itself. Melted LJ, 4,000
@@ -918,13 +935,7 @@ static long refined_run(const char *env, int refine, int check_lists, int compac
 	int nb[512], coop;
 	long missing = 0, pairs = 0, step0;
 
-	test_config(&cfg, 0.8442, 10, 1.44, 2.5, MD_SHIFT_ENERGY);
-	cfg.skin = 0.5;
-	liquid_state(&cfg, &st, 100);
-	cfg.strategy = MD_STRAT_register;
-	cfg.persistent = 0;
-	cfg.predict = predict;
-	cfg.predict_accel = accel;
+	register_liquid(&cfg, &st, 10, 0.5, predict, accel);
 	if (env == NULL)
 		unsetenv("MDSIM_NO_REFINE");
 	else
@@ -1000,13 +1011,7 @@ static long predict_builds(int predict, int accel)
 	md_state st;
 	md_stats stats;
 
-	test_config(&cfg, 0.8442, 20, 1.44, 2.5, MD_SHIFT_ENERGY);
-	cfg.skin = 0.35;
-	liquid_state(&cfg, &st, 100);
-	cfg.strategy = MD_STRAT_register;
-	cfg.persistent = 0;
-	cfg.predict = predict;
-	cfg.predict_accel = accel;
+	register_liquid(&cfg, &st, 20, 0.35, predict, accel);
 	ck_assert_int_eq(ops->init(&gpu, &cfg, &st), 0);
 	ck_assert_int_eq(ops->run(&gpu, 1500), 0);
 	ops->stats(&gpu, &stats);

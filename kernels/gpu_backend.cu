@@ -1069,7 +1069,8 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 	 * (RESULTS, twenty-fourth session) */
 	s->pred_t = cfg->check && !persist_asked(cfg->persistent, n) ?
 		    cfg->predict * cfg->dt : 0.0;
-	/* neighbor.predict_accel: d += a t_a^2 / 2 = dv t_a^2 / (2 dt) */
+	/* neighbor.predict_accel (rb_ref): d += a t_a^2 / 2 = (f 2h) pred_a,
+	 * t_a = predict_accel dt, f 2h = a dt: pred_a = predict_accel^2 dt / 2 */
 	s->pred_a = s->pred_t > 0.0 ?
 		    0.5 * cfg->predict_accel * cfg->predict_accel * cfg->dt : 0.0;
 	s->pred_lim = 0.95 * 0.5 * cfg->skin;

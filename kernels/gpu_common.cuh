@@ -359,7 +359,6 @@ static __device__ __forceinline__ double gpu_hdtm_x(const gpu_sys &s, const doub
 	return s.ntypes > 1 ? s.hdtm_t[(int)x.w] : s.hdtm;
 }
 
-/* dt/(2 m) of particle i (reads its type only for mixtures). */
 /*
  * The force f of a particle's last step, carried in the unused w of its
  * velocity (written by the register strategy's NVE steps,
@@ -388,6 +387,7 @@ static __device__ __forceinline__ float3 gpu_f_unpack(double w)
 	return isfinite(d.x + d.y + d.z) ? d : make_float3(0.f, 0.f, 0.f);
 }
 
+/* dt/(2 m) of particle i (reads its type only for mixtures). */
 static __device__ __forceinline__ double gpu_hdtm(const gpu_sys &s, int i)
 {
 	return s.ntypes > 1 ? s.hdtm_t[(int)s.x[i].w] : s.hdtm;

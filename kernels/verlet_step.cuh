@@ -146,9 +146,9 @@ static __device__ __forceinline__ void nve_kick_drift(const gpu_sys &s, int i,
  * nve_kick_drift() as a flag: loading x first there changed the SASS of
  * the persistent kernel, the integrators and `staged`, whose speed
  * follows its register assignment (RESULTS, twenty-second session).
- * The force goes into v.w (gpu_f_pack) for the next
- * build's predicted position (neighbor.predict_accel, rb_ref): the
- * register strategy's NVE steps are the only caller.
+ * The force goes into v.w (gpu_f_pack) for the next build's predicted
+ * position (neighbor.predict_accel, rb_ref): the register strategy's NVE
+ * steps are the only caller.
  */
 template <bool XC = true, bool XQ = true>
 static __device__ __forceinline__ void nve_kick_drift_lazy(const gpu_sys &s, int i,

@@ -1261,12 +1261,15 @@ static int gpu_init(md_backend *b, const md_config *cfg, const md_state *st)
 			       1.0 / s->cscale[0], 0.5 * 2097152.0 / s->cscale[0]);
 		else if (cfg->compact == 1)
 			printf("GPU: backend.compact_positions = on: not used (%s)\n", xc_why);
-		if (s->pred_t > 0.0 && s->pred_a > 0.0)
-			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities plus a t^2 / 2 (t = %d steps, a of the last step), at most 0.95 skin/2 ahead (neighbor.predict, predict_accel)\n",
-			       cfg->predict, cfg->predict_accel);
-		else if (s->pred_t > 0.0)
-			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities, at most 0.95 skin/2 ahead (neighbor.predict)\n",
+		if (s->pred_t > 0.0) {
+			printf("GPU: neighbour lists of the positions %d steps ahead along the velocities",
 			       cfg->predict);
+			if (s->pred_a > 0.0)
+				printf(" plus a t^2 / 2 (t = %d steps, a of the last step)",
+				       cfg->predict_accel);
+			printf(", at most 0.95 skin/2 ahead (neighbor.predict%s)\n",
+			       s->pred_a > 0.0 ? ", predict_accel" : "");
+		}
 	}
 	return 0;
 }

@@ -74,6 +74,13 @@ int gpu_test_coop_rebuild(md_backend *b)
 	return 0;
 }
 
+int gpu_test_fused_trials(md_backend *b, long *vw_nonzero)
+{
+	(void)b;
+	*vw_nonzero = -1;
+	return 0;
+}
+
 int gpu_bench_phases(md_backend *b, long nsteps, double ms[3])
 {
 	(void)b; (void)nsteps;

@@ -91,6 +91,13 @@ int gpu_test_compact(md_backend *b);
  * without cooperative launches or 190 KB of shared memory a block). */
 int gpu_test_coop_rebuild(md_backend *b);
 
+/* gpu_test_fused_trials - test hook: how many launch candidates the
+ * set-up's autotuner timed as fused NVE steps (on a copy of the state
+ * with dt = 0, tune_strategy), and in *vw_nonzero the particles whose
+ * velocity's w (the force halves that the register strategy's steps
+ * leave for the next build, rb_ref) is not 0 now (-1: no memory). */
+int gpu_test_fused_trials(md_backend *b, long *vw_nonzero);
+
 #ifdef __cplusplus
 }
 #endif

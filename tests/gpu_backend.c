@@ -1328,6 +1328,72 @@ END_TEST
  * steps of 32,000 particles, about a minute for the CPU part on 16 cores;
  * the 100,000-step comparison is recorded in bench/RESULTS.md).
  */
+/*
+ * The launch autotuner times the register strategy's candidates (block
+ * and tpp: 20 of them) as fused NVE steps, on a copy of the state with
+ * dt = 0 (tune_strategy). Whatever those launches wrote must be undone:
+ * after the set-up, positions and velocities bit for bit those of a
+ * set-up without the autotuner (block and tpp given), the step counter
+ * the same, and the w of every velocity still the upload's 0 (the force
+ * halves that a step leaves for the next build's prediction). One type
+ * (s.hdtm) and the Kob-Andersen mixture (s.hdtm_t, per type).
+ */
+static void autotune_keeps(md_config *cfg, const md_state *in, const char *what)
+{
+	const md_backend_ops *ops = gpu_backend_ops();
+	md_state st[2];
+	long vw[2], diff = 0;
+	int trials[2], k;
+
+	for (k = 0; k < 2; k++) {
+		md_backend gpu = { ops, NULL };
+
+		cfg->autotune = k == 0;
+		cfg->block_size = k == 0 ? 0 : 128;
+		cfg->threads_per_particle = k == 0 ? 0 : 2;
+		state_copy(&st[k], in);
+		ck_assert_int_eq(ops->init(&gpu, cfg, &st[k]), 0);
+		trials[k] = gpu_test_fused_trials(&gpu, &vw[k]);
+		st[k].step = -1;
+		ops->download(&gpu, &st[k], MD_F_X | MD_F_V);
+		ops->destroy(&gpu);
+	}
+	for (size_t i = 0; i < 3 * (size_t)in->n; i++)
+		diff += memcmp(&st[0].x[i], &st[1].x[i], sizeof(double)) != 0 ||
+			memcmp(&st[0].v[i], &st[1].v[i], sizeof(double)) != 0;
+	printf("  %s, %d particles: %d launches timed as fused NVE steps; afterwards %ld coordinates differ from a set-up without the autotuner, %ld velocities with w != 0, step %ld\n",
+	       what, in->n, trials[0], diff, vw[0], st[0].step);
+	fflush(stdout);
+	ck_assert_int_eq(trials[0], 20);
+	ck_assert_int_eq(trials[1], 0);
+	ck_assert_int_eq(diff, 0);
+	ck_assert_int_eq(vw[0], 0);
+	ck_assert_int_eq(vw[1], 0);
+	ck_assert_int_eq(st[0].step, st[1].step);
+	ck_assert_int_eq(st[0].step, 0);
+	md_state_free(&st[0]);
+	md_state_free(&st[1]);
+}
+
+START_TEST(test_autotune_state)
+{
+	md_config cfg;
+	md_state st;
+
+	if (!test_gpu_present())
+		return;
+	register_liquid(&cfg, &st, 10, 0.5, 8, 12);
+	autotune_keeps(&cfg, &st, "LJ");
+	md_state_free(&st);
+	ka_config(&cfg, MD_SHIFT_ENERGY);
+	ka_liquid(&cfg, &st, 100);
+	cfg.strategy = MD_STRAT_register;
+	cfg.persistent = 0;
+	autotune_keeps(&cfg, &st, "Kob-Andersen");
+	md_state_free(&st);
+}
+END_TEST
+
 static void nve_drift(const md_backend_ops *ops, const md_config *cfg,
 		      long nsteps, double *drift, double *excursion)
 {
@@ -1418,6 +1484,11 @@ static Suite *gpu_suite(void)
 	tcase_set_timeout(t, 1800);
 	tcase_add_test(t, test_overflow_recovery);
 	tcase_add_test(t, test_staged_refused);
+	suite_add_tcase(s, t);
+	/* CK_RUN_CASE=autotune: the launch autotuner's trials */
+	t = tcase_create("autotune");
+	tcase_set_timeout(t, 600);
+	tcase_add_test(t, test_autotune_state);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -13,7 +13,7 @@ for t in "$@"; do
 	*) log=$("$t" 2>&1) ;;
 	esac
 	rc=$?
-	el=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+	el=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	if [ $rc -eq 0 ]; then
 		summary=$(echo "$log" | grep -E '^[0-9]+%: Checks|SKIP|^ok' | tail -n 3 | tr '\n' ' ')
 		printf 'PASS %-40s %6ss  %s\n' "$t" "$el" "$summary"

@@ -6,7 +6,7 @@
 #
 #   tests/gpu_blowup_test.sh [BUILD_DIR] [LOG_DIR]
 #
-# BUILD_DIR/mdsim is the binary (default: $MDSIM, else ./$BUILD/mdsim, as
+# BUILD_DIR/mdsim is the binary (default: $MDSIM, else $BUILD/mdsim, as
 # tests/run_all.sh sets them). LOG_DIR gets blowup.log (default: a
 # temporary directory, removed at the end). BACKEND=cpu runs the same
 # provocations on the CPU backend (to test this script without a GPU).
@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 if [ -n "${1:-}" ]; then
 	MDSIM=$1/mdsim
 else
-	MDSIM=${MDSIM:-./${BUILD:-build}/mdsim}
+	MDSIM=${MDSIM:-${BUILD:-build}/mdsim}
 fi
 BACKEND=${BACKEND:-cuda}
 [ -x "$MDSIM" ] || { echo "FAIL: $MDSIM is not an executable (build it first)"; exit 1; }

@@ -3,7 +3,7 @@
 # item and a total; exit 1 when any failed. MDSIM points scripts at the binary.
 set -u
 cd "$(dirname "$0")/.."
-export MDSIM=${MDSIM:-./${BUILD:-build}/mdsim}
+export MDSIM=${MDSIM:-${BUILD:-build}/mdsim}
 fail=0; n=0; failed=()
 for t in "$@"; do
 	n=$((n + 1))

@@ -1,0 +1,2 @@
+# session 32, call 8: the README quick tour's sample output (66c2aab's binary), and configs/lj.ini on the GPU
+export LD_LIBRARY_PATH=$PWD/build-gpu/gpu-libs; mkdir -p /tmp/b && tar -C /tmp/b -xJf build-exp/bins.tar.xz && cd /tmp && cp -r $OLDPWD/configs /tmp/cfg && /tmp/b/mdsim /tmp/cfg/bench_lj.ini 2>&1 | sed -n 1,40p; echo ====; /tmp/b/mdsim /tmp/cfg/lj.ini --set output.trajectory= 2>&1 | head -30

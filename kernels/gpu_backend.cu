@@ -748,6 +748,8 @@ static int fused_trials_begin(gpu_ctx *c, int strat, fused_trials *ft)
 {
 	const size_t nv = (size_t)c->s.n * sizeof(double4_32a);
 
+	/* fused_steps()'s test for strat; its lgv_on / nh_on are set after
+	 * gpu_init, so the configured ensemble stands for them here */
 	if (!gpu_strategies[strat].kick_drift || c->cfg.ensemble != MD_ENS_NVE)
 		return 0;
 	ft->v = NULL;

@@ -1321,14 +1321,6 @@ START_TEST(test_async_download)
 END_TEST
 
 /*
- * NVE with force-shifted LJ: the GPU's energy drift over nsteps is no worse
- * than twice the CPU backend's on the same system. Drift = |E(end) - E(0)|
- * per particle, plus the largest excursion, sampled every 1000 steps.
- * MDSIM_DRIFT_STEPS and MDSIM_DRIFT_CELLS set the size (default 20000
- * steps of 32,000 particles, about a minute for the CPU part on 16 cores;
- * the 100,000-step comparison is recorded in bench/RESULTS.md).
- */
-/*
  * The launch autotuner times the register strategy's candidates (block
  * and tpp: 20 of them) as fused NVE steps, on a copy of the state with
  * dt = 0 (tune_strategy). Whatever those launches wrote must be undone:
@@ -1394,6 +1386,14 @@ START_TEST(test_autotune_state)
 }
 END_TEST
 
+/*
+ * NVE with force-shifted LJ: the GPU's energy drift over nsteps is no worse
+ * than twice the CPU backend's on the same system. Drift = |E(end) - E(0)|
+ * per particle, plus the largest excursion, sampled every 1000 steps.
+ * MDSIM_DRIFT_STEPS and MDSIM_DRIFT_CELLS set the size (default 20000
+ * steps of 32,000 particles, about a minute for the CPU part on 16 cores;
+ * the 100,000-step comparison is recorded in bench/RESULTS.md).
+ */
 static void nve_drift(const md_backend_ops *ops, const md_config *cfg,
 		      long nsteps, double *drift, double *excursion)
 {

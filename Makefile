@@ -154,7 +154,7 @@ test-gpu: $(BUILD)/mdsim $(GPU_BINS)
 validate: $(BUILD)/tests/test_nist_eos
 	./$(BUILD)/tests/test_nist_eos
 
-# steps/s from 4k to 8M particles on the GPU (bench/scaling.sh): the CSV,
+# steps/s from 4k to 64M particles on the GPU (bench/scaling.sh): the CSV,
 # the log and the plot against gamdpy in $(BUILD)/
 bench-scaling: $(BUILD)/mdsim
 	bash bench/scaling.sh ./$(BUILD)/mdsim $(BUILD)

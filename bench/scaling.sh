@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scaling.sh - steps/s and atom-steps/s from 4k to 8M particles (`make
+# scaling.sh - steps/s and atom-steps/s from 4k to 64M particles (`make
 # bench-scaling`): `mdsim --bench` on each size, the fastest of the
 # strategies kept, LJ at density 0.8442, rc 2.5, dt 0.005, fcc start at
 # T0 1.44 (configs/bench_lj.ini with system.cells = c c c, 4 c^3
@@ -17,23 +17,30 @@
 #   scaling.log      mdsim's benchmark tables
 #   scaling.png      atom-steps/s against N with gamdpy's points on the same
 #                    H200 (tools/plot_scaling.py; needs matplotlib)
-# CELLS default: 10 16 20 32 40 50 64 80 100 126 (4,000 .. 8,001,504
-# particles). On an H200 (~25k steps/s at 32k, ~1.5e9 atom-steps/s from
-# 1M up) the whole sweep takes about 2.5 minutes; 160 (16.4M) adds about
-# one more.
+# CELLS default: 10 16 20 32 40 50 64 80 100 126 160 200 252 (4,000 ..
+# 64,012,032 particles; 64M used ~100 GB of the H200's 141 GB, nvidia-smi
+# during its skin trials. 322, 133.5M, the largest fcc box under the cuda
+# backend's 2^27 particles, is refused there by the memory estimate).
 # Environment: BACKEND (cuda; cpu to try the script on tiny sizes),
-# STRATEGIES (global,register,hybrid), STEPS (1000), TIMEOUT (seconds per
-# size, 240).
+# STRATEGIES (global,register,hybrid), BIG_STRATEGIES (register: the
+# strategies above BIG particles, default 8,001,504, where global and
+# hybrid run about 3 times slower and each of their rows would take
+# minutes), STEPS (1000), TIMEOUT (seconds per size, 400).
+# On an H200 the sweep takes about 7.5 minutes: 2.5 up to 8M, then 43 s,
+# 86 s and 167 s for 16M, 32M and 64M (mostly the skin trials: a set-up
+# and at least 200 steps each).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MDSIM=${1:-./build/mdsim}
 OUT=${2:-build}
 shift 2 2>/dev/null || shift $#
-CELLS=${*:-"10 16 20 32 40 50 64 80 100 126"}
+CELLS=${*:-"10 16 20 32 40 50 64 80 100 126 160 200 252"}
 BACKEND=${BACKEND:-cuda}
 STRATEGIES=${STRATEGIES:-global,register,hybrid}
+BIG_STRATEGIES=${BIG_STRATEGIES:-register}
+BIG=${BIG:-8001504}
 STEPS=${STEPS:-1000}
-TIMEOUT=${TIMEOUT:-240}
+TIMEOUT=${TIMEOUT:-400}
 SKIN_TUNE=${SKIN_TUNE:-true}
 mkdir -p "$OUT" || exit 1
 csv=$OUT/scaling.csv all=$OUT/scaling_all.csv log=$OUT/scaling.log
@@ -45,9 +52,11 @@ trap 'rm -f "$tmp"' EXIT
 failed=0 t_all=$SECONDS
 for c in $CELLS; do
 	t0=$SECONDS
-	echo "=== cells $c $c $c ($((4 * c * c * c)) particles): $MDSIM configs/bench_lj.ini --bench --backend $BACKEND --steps $STEPS --strategies $STRATEGIES --set neighbor.autotune_skin=$SKIN_TUNE" >> "$log"
+	strats=$STRATEGIES
+	[ $((4 * c * c * c)) -gt "$BIG" ] && strats=$BIG_STRATEGIES
+	echo "=== cells $c $c $c ($((4 * c * c * c)) particles): $MDSIM configs/bench_lj.ini --bench --backend $BACKEND --steps $STEPS --strategies $strats --set neighbor.autotune_skin=$SKIN_TUNE" >> "$log"
 	timeout "$TIMEOUT" "$MDSIM" configs/bench_lj.ini --bench --backend "$BACKEND" --steps "$STEPS" \
-		--strategies "$STRATEGIES" --set "system.cells=$c $c $c" \
+		--strategies "$strats" --set "system.cells=$c $c $c" \
 		--set neighbor.autotune_skin="$SKIN_TUNE" --csv "$tmp" >> "$log" 2>&1
 	rc=$?
 	el=$((SECONDS - t0))

@@ -115,7 +115,7 @@ typedef struct skin_search {
 	FILE *out;
 	double lmin;		/* shortest box edge */
 	double avail;		/* host bytes available (<= 0: unknown) */
-	double tried[64];
+	double tried[64], rate[64];	/* rate < 0: not run */
 	int ntried;
 	double best, best_rate;
 } skin_search;
@@ -125,9 +125,9 @@ typedef struct skin_search {
  * reruns the choice), unless tried before or the skin does not fit: the
  * box must hold twice cut-off + skin (the config check's rule), and a
  * skin larger than the configured one must leave the host memory check
- * passing.
+ * passing. Returns the trial's steps/s, or < 0 where none ran now.
  */
-static void skin_try(skin_search *ss, double skin)
+static double skin_try(skin_search *ss, double skin)
 {
 	md_config *c = &ss->c;
 	double r;
@@ -136,21 +136,23 @@ static void skin_try(skin_search *ss, double skin)
 	skin = floor(skin * 1e4 + 0.5) / 1e4;
 	for (k = 0; k < ss->ntried; k++)
 		if (fabs(ss->tried[k] - skin) < 1e-6)
-			return;
+			return -1.0;
 	if (skin <= 0.0 || ss->ntried == (int)(sizeof(ss->tried) / sizeof(ss->tried[0])))
-		return;
+		return -1.0;
+	ss->rate[ss->ntried] = -1.0;
 	ss->tried[ss->ntried++] = skin;
 	c->skin = skin;
 	if (!(ss->lmin >= 2.0 * (c->cutoff + c->skin)) ||
 	    (ss->avail > 0.0 && c->skin > ss->sim->cfg.skin &&
 	     cfg_host_bytes(c, ss->ops == &md_cpu_backend) > ss->avail))
-		return;
+		return -1.0;
 	r = skin_rate(ss->ops, c, &ss->sim->st, NULL);
+	ss->rate[ss->ntried - 1] = r;
 	if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
 		if (!ss->sim->cfg.quiet)
 			fprintf(ss->out, "autotune: skin %.6g skipped (its trial failed with exit code %d)\n",
 				c->skin, (int)-r);
-		return;
+		return -1.0;
 	}
 	if (!ss->sim->cfg.quiet)
 		fprintf(ss->out, "autotune: skin %.6g: %.1f steps/s\n", c->skin, r);
@@ -158,6 +160,7 @@ static void skin_try(skin_search *ss, double skin)
 		ss->best_rate = r;
 		ss->best = c->skin;
 	}
+	return r;
 }
 
 /*
@@ -191,9 +194,14 @@ static double skin_grown(const md_sim *sim, double skin)
  * backend's defaults instead, 4 lanes a particle, 1M particles ran the
  * trials at ~3,700 steps/s against ~4,900 with the 1 lane the run takes,
  * and they favoured a larger skin, 0.4 against 0.37: RESULTS, 2026-12-02).
- * Timed: the configured skin, 0.2 to 0.8 in steps of 0.1, each of those
- * grown to the largest skin with the same cell grid, then the skins
- * +-0.05 and then +-0.025 around the fastest so far. Only with
+ * Timed: the configured skin; 0.2 to 0.8 in steps of 0.1, up to the
+ * first past the fastest so far that runs below 0.9 of its rate (the
+ * rate falls on past the best: 16M LJ particles 308 steps/s at 0.3, 267
+ * at 0.6, 244 at 0.8); each skin within 5% of the fastest rate grown to
+ * the largest skin with the same cell grid; then the skins +-0.05 and
+ * then +-0.025 around the fastest so far. A trial costs a set-up and at
+ * least 200 steps (~3 s at 64M particles): 18 trials had become 11 at
+ * 16M (RESULTS, thirty-third session). Only with
  * neighbor.check on: with fixed-interval rebuilds alone a smaller skin
  * would miss pairs. The run's state is not touched; the choice and the
  * rates are printed. The trajectory of the run depends on the skin only
@@ -205,7 +213,7 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	static const double grid[] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8 };
 	const int ngrid = (int)(sizeof(grid) / sizeof(grid[0]));
 	skin_search ss;
-	int k, d;
+	int k, d, nbase;
 
 	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
 		if (!sim->cfg.quiet)
@@ -249,13 +257,17 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	}
 	ss.c.autotune = 0;
 	skin_try(&ss, sim->cfg.skin);
-	for (k = 0; k < ngrid; k++)
-		skin_try(&ss, grid[k]);
-	for (k = -1; k < ngrid; k++) {
-		const double base = k < 0 ? sim->cfg.skin : grid[k];
+	for (k = 0; k < ngrid; k++) {
+		const double r = skin_try(&ss, grid[k]);
+
+		if (r >= 0.0 && grid[k] > ss.best && r < 0.9 * ss.best_rate)
+			break;
+	}
+	for (k = 0, nbase = ss.ntried; k < nbase; k++) {
+		const double base = ss.tried[k];
 		const double g = skin_grown(sim, base);
 
-		if (g > base)
+		if (ss.rate[k] >= 0.95 * ss.best_rate && g > base)
 			skin_try(&ss, g);
 	}
 	if (ss.best_rate >= 0.0)

@@ -683,21 +683,44 @@ static int gpu_run(md_backend *b, long nsteps)
 /*
  * Median time (us) of one launch of strategy strat on s with launch
  * parameters l; out: GPU_F_FORCE, or GPU_F_KICK_DRIFT on a state whose
- * steps change nothing (tune_strategy's fused trials).
+ * steps change nothing (tune_strategy's fused trials). After a warm-up,
+ * one launch is timed alone (the probe): where it exceeds both cut and
+ * GPU_TUNE_PRUNE_US the candidate is out of the race and the probe is
+ * returned; else 5 rounds of up to 10 launches, as many as fit in
+ * about 2 ms (10 up to 1M LJ particles). Before, each of the 45
+ * candidates took 51 launches at any size (shared at 16M particles:
+ * 23 ms each), and the tuning, run for the skin trials and again for
+ * the run, grew with N: a 16M row of `make bench-scaling` took 107 s,
+ * 43 s with this and the shorter skin search (RESULTS, thirty-third
+ * session).
  */
+#define GPU_TUNE_PRUNE_US 1000.0
+
 static double time_launch(gpu_ctx *c, const gpu_sys *s, int strat,
-			  const gpu_launch *l, int out)
+			  const gpu_launch *l, int out, double cut)
 {
 	cudaEvent_t a, z;
-	double t[5];
-	int r, k, reps = s->n > 200000 && strat == MD_STRAT_tiled ? 1 : 10;
+	double t[5], probe;
+	float ms;
+	int r, k, reps;
 
 	GPU_CHECK(cudaEventCreate(&a));
 	GPU_CHECK(cudaEventCreate(&z));
 	gpu_strategies[strat].launch(s, l, out, c->stream);	/* warm-up */
+	GPU_CHECK(cudaEventRecord(a, c->stream));
+	gpu_strategies[strat].launch(s, l, out, c->stream);
+	GPU_CHECK(cudaEventRecord(z, c->stream));
+	GPU_CHECK(cudaEventSynchronize(z));
+	cudaEventElapsedTime(&ms, a, z);
+	probe = 1000.0 * ms;
+	if (probe > cut && probe > GPU_TUNE_PRUNE_US) {
+		cudaEventDestroy(a);
+		cudaEventDestroy(z);
+		return probe;
+	}
+	reps = probe > 0.0 ? (int)(2000.0 / probe) : 10;
+	reps = reps < 1 ? 1 : reps > 10 ? 10 : reps;
 	for (r = 0; r < 5; r++) {
-		float ms;
-
 		GPU_CHECK(cudaEventRecord(a, c->stream));
 		for (k = 0; k < reps; k++)
 			gpu_strategies[strat].launch(s, l, out, c->stream);
@@ -719,9 +742,9 @@ static double time_launch(gpu_ctx *c, const gpu_sys *s, int strat,
 }
 
 /* Median time (us) of one force launch with launch parameters l. */
-static double time_force(gpu_ctx *c, int strat, const gpu_launch *l)
+static double time_force(gpu_ctx *c, int strat, const gpu_launch *l, double cut)
 {
-	return time_launch(c, &c->s, strat, l, GPU_F_FORCE);
+	return time_launch(c, &c->s, strat, l, GPU_F_FORCE, cut);
 }
 
 /*
@@ -795,9 +818,12 @@ static void fused_trials_end(gpu_ctx *c, fused_trials *ft)
  * the fused step runs ~2% faster with 128: RESULTS, thirty-second
  * session), else the force launch. Returns the force launch's time in us
  * with the chosen parameters (what autotune() compares across
- * strategies, fused or not). Neither changes the state.
+ * strategies, fused or not). Neither changes the state. A candidate
+ * slower than 1.5 times the best so far, or than the force launch of the
+ * best strategy timed before (others; HUGE_VAL: none), is left after one
+ * timed launch where that takes over 1 ms (time_launch).
  */
-static double tune_strategy(gpu_ctx *c, int strat, int verbose)
+static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 {
 	static const int blocks[] = { 64, 128, 256, 512 };
 	static const int tpps[] = { 1, 2, 4, 8, 16 };
@@ -823,6 +849,7 @@ static double tune_strategy(gpu_ctx *c, int strat, int verbose)
 	for (ib = 0; ib < nb; ib++)
 		for (it = 0; it < nt; it++)
 			for (ir = 0; ir < nr; ir++) {
+				const double cut = 1.5 * fmin(tbest, others);
 				double t;
 
 				l = c->launch[strat];
@@ -834,8 +861,8 @@ static double tune_strategy(gpu_ctx *c, int strat, int verbose)
 					l.hybrid_ratio = ratios[ir];
 				if (strat == MD_STRAT_hybrid && l.tpp < 1)
 					l.tpp = 1;
-				t = fused ? time_launch(c, &ft.s, strat, &l, GPU_F_KICK_DRIFT)
-					  : time_force(c, strat, &l);
+				t = fused ? time_launch(c, &ft.s, strat, &l, GPU_F_KICK_DRIFT, cut)
+					  : time_force(c, strat, &l, cut);
 				c->fused_timed += fused;
 				if (t < tbest) {
 					tbest = t;
@@ -845,7 +872,7 @@ static double tune_strategy(gpu_ctx *c, int strat, int verbose)
 	if (fused)
 		fused_trials_end(c, &ft);
 	c->launch[strat] = best;
-	tforce = fused ? time_force(c, strat, &best) : tbest;
+	tforce = fused ? time_force(c, strat, &best, HUGE_VAL) : tbest;
 	if (verbose) {
 		printf("autotune: %-8s block %4d  tpp %2d  ratio %.2f  force %9.1f us",
 		       gpu_strategies[strat].name, best.block, best.tpp,
@@ -917,7 +944,7 @@ static void autotune(gpu_ctx *c)
 
 	if (c->cfg.strategy >= 0) {
 		c->strategy = c->cfg.strategy;
-		tune_strategy(c, c->strategy, verbose);
+		tune_strategy(c, c->strategy, HUGE_VAL, verbose);
 	} else {
 		double tbest = 1e30;
 
@@ -931,7 +958,7 @@ static void autotune(gpu_ctx *c)
 			 * (force_staged.cu); chosen only by name */
 			if (gpu_strategies[s].list16 != c->s.list16)
 				continue;
-			t = tune_strategy(c, s, verbose);
+			t = tune_strategy(c, s, tbest, verbose);
 			if (t < tbest) {
 				tbest = t;
 				c->strategy = s;

@@ -109,13 +109,16 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 
 /* The skin search's state: the trials so far and the fastest. */
 typedef struct skin_search {
-	md_sim *sim;
-	const md_backend_ops *ops;
 	md_config c;		/* the trials' configuration */
-	FILE *out;
+	double skin0;		/* the configured skin */
+	const double *box;
 	double lmin;		/* shortest box edge */
 	double avail;		/* host bytes available (<= 0: unknown) */
-	double tried[64], rate[64];	/* rate < 0: not run */
+	int cpu;		/* host memory of the CPU backend (cfg_host_bytes) */
+	md_skin_rate_fn rate;
+	void *ctx;
+	FILE *out;		/* NULL: quiet */
+	double tried[64], rate_of[64];	/* rate_of < 0: not run */
 	int ntried;
 	double best, best_rate;
 } skin_search;
@@ -139,22 +142,22 @@ static double skin_try(skin_search *ss, double skin)
 			return -1.0;
 	if (skin <= 0.0 || ss->ntried == (int)(sizeof(ss->tried) / sizeof(ss->tried[0])))
 		return -1.0;
-	ss->rate[ss->ntried] = -1.0;
+	ss->rate_of[ss->ntried] = -1.0;
 	ss->tried[ss->ntried++] = skin;
 	c->skin = skin;
 	if (!(ss->lmin >= 2.0 * (c->cutoff + c->skin)) ||
-	    (ss->avail > 0.0 && c->skin > ss->sim->cfg.skin &&
-	     cfg_host_bytes(c, ss->ops == &md_cpu_backend) > ss->avail))
+	    (ss->avail > 0.0 && c->skin > ss->skin0 &&
+	     cfg_host_bytes(c, ss->cpu) > ss->avail))
 		return -1.0;
-	r = skin_rate(ss->ops, c, &ss->sim->st, NULL);
-	ss->rate[ss->ntried - 1] = r;
+	r = ss->rate(ss->ctx, c);
+	ss->rate_of[ss->ntried - 1] = r;
 	if (r < 0.0) {	/* e.g. GPU memory, or a trial blew up */
-		if (!ss->sim->cfg.quiet)
+		if (ss->out)
 			fprintf(ss->out, "autotune: skin %.6g skipped (its trial failed with exit code %d)\n",
 				c->skin, (int)-r);
 		return -1.0;
 	}
-	if (!ss->sim->cfg.quiet)
+	if (ss->out)
 		fprintf(ss->out, "autotune: skin %.6g: %.1f steps/s\n", c->skin, r);
 	if (r > ss->best_rate) {
 		ss->best_rate = r;
@@ -171,92 +174,52 @@ static double skin_try(skin_search *ss, double skin)
  * give 11 cells per edge of 3.05, 0.299 would give 12 of 2.8). Rounded
  * down to 4 decimals (the same cells); HUGE_VAL when no axis has a cell.
  */
-static double skin_grown(const md_sim *sim, double skin)
+static double skin_grown(const double box[3], double cutoff, double skin)
 {
 	double fit = HUGE_VAL;
 	int d;
 
 	for (d = 0; d < 3; d++) {
-		double cells = floor(sim->st.box[d] / (sim->cfg.cutoff + skin));
+		double cells = floor(box[d] / (cutoff + skin));
 
 		if (cells >= 1.0)
-			fit = fmin(fit, sim->st.box[d] / cells);
+			fit = fmin(fit, box[d] / cells);
 	}
-	return isfinite(fit) ? floor((fit - sim->cfg.cutoff) * 1e4) / 1e4 : HUGE_VAL;
+	return isfinite(fit) ? floor((fit - cutoff) * 1e4) / 1e4 : HUGE_VAL;
 }
 
 /*
- * neighbor.autotune_skin: times skins on copies of the start state and
- * keeps the fastest in sim->cfg.skin (the configured one when every trial
- * fails). The trials run the run's own strategy and launch: with the
- * launch autotuner on, the backend is first set up once at the configured
- * skin and its choice fixed for the trials, their autotuner off (with the
- * backend's defaults instead, 4 lanes a particle, 1M particles ran the
- * trials at ~3,700 steps/s against ~4,900 with the 1 lane the run takes,
- * and they favoured a larger skin, 0.4 against 0.37: RESULTS, 2026-12-02).
- * Timed: the configured skin; 0.2 to 0.8 in steps of 0.1, up to the
- * first past the fastest so far that runs below 0.9 of its rate (the
- * rate falls on past the best: 16M LJ particles 308 steps/s at 0.3, 267
- * at 0.6, 244 at 0.8); each skin within 5% of the fastest rate grown to
- * the largest skin with the same cell grid; then the skins +-0.05 and
- * then +-0.025 around the fastest so far. A trial costs a set-up and at
- * least 200 steps (~3 s at 64M particles): 18 trials had become 11 at
- * 16M (RESULTS, thirty-third session). Only with
- * neighbor.check on: with fixed-interval rebuilds alone a smaller skin
- * would miss pairs. The run's state is not touched; the choice and the
- * rates are printed. The trajectory of the run depends on the skin only
- * through the order of the force sums (round-off), so a bit-for-bit rerun
- * needs the printed skin set explicitly.
+ * The search (sim.h): the configured skin; 0.2 to 0.8 in steps of 0.1,
+ * up to the first past the fastest so far that runs below 0.9 of its
+ * rate (the rate falls on past the best: 16M LJ particles 308 steps/s at
+ * 0.3, 267 at 0.6, 244 at 0.8); each skin within 5% of the fastest rate
+ * grown to the largest skin with the same cell grid; then the skins
+ * +-0.05 and then +-0.025 around the fastest so far. A trial costs a
+ * set-up and at least 200 steps (~3 s at 64M particles): 18 trials had
+ * become 11 at 16M (RESULTS, thirty-third session).
  */
-static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
+double md_skin_search(const md_config *cfg, const double box[3], double host_avail,
+		      int cpu, md_skin_rate_fn rate, void *ctx, FILE *out)
 {
 	static const double grid[] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8 };
 	const int ngrid = (int)(sizeof(grid) / sizeof(grid[0]));
 	skin_search ss;
-	int k, d, nbase;
+	int k, nbase;
 
-	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
-		if (!sim->cfg.quiet)
-			fprintf(out, "autotune: skin not tuned: neighbor.check = false (rebuilds every neighbor.every steps need the configured skin); skin %.3g kept\n",
-				sim->cfg.skin);
-		return 0;
-	}
 	memset(&ss, 0, sizeof(ss));
-	ss.sim = sim;
-	ss.ops = ops;
-	ss.c = sim->cfg;
-	ss.c.quiet = 1;
+	ss.c = *cfg;
+	ss.skin0 = cfg->skin;
+	ss.box = box;
+	ss.lmin = fmin(box[0], fmin(box[1], box[2]));
+	ss.avail = host_avail;
+	ss.cpu = cpu;
+	ss.rate = rate;
+	ss.ctx = ctx;
 	ss.out = out;
-	ss.avail = cfg_host_available();
-	ss.lmin = sim->st.box[0];
-	for (d = 1; d < 3; d++)
-		ss.lmin = fmin(ss.lmin, sim->st.box[d]);
-	ss.best = sim->cfg.skin;
+	ss.best = cfg->skin;
 	ss.best_rate = -1.0;
 
-	if (ops != &md_cpu_backend && sim->cfg.autotune) {
-		gpu_bench_desc l;
-
-		memset(&l, 0, sizeof(l));
-		if (skin_rate(ops, &ss.c, &sim->st, &l) == 0.0 && l.block > 0) {
-			ss.c.strategy = l.strategy;
-			ss.c.block_size = l.block;
-			if (!l.persistent)
-				ss.c.threads_per_particle = l.tpp;
-			if (l.strategy == MD_STRAT_hybrid) {
-				ss.c.hybrid_ratio = l.hybrid_ratio;
-				ss.c.hybrid_ratio_given = 1;
-			}
-			if (!sim->cfg.quiet)
-				fprintf(out, "autotune: skin trials with strategy %s, block %d, %s (the launch chosen at skin %g)\n",
-					md_strategy_names[l.strategy], l.block,
-					l.persistent ? "the persistent kernel's own lanes a particle" :
-					l.tpp == 1 ? "1 lane a particle" : "several lanes a particle",
-					sim->cfg.skin);
-		}
-	}
-	ss.c.autotune = 0;
-	skin_try(&ss, sim->cfg.skin);
+	skin_try(&ss, cfg->skin);
 	for (k = 0; k < ngrid; k++) {
 		const double r = skin_try(&ss, grid[k]);
 
@@ -265,9 +228,9 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 	}
 	for (k = 0, nbase = ss.ntried; k < nbase; k++) {
 		const double base = ss.tried[k];
-		const double g = skin_grown(sim, base);
+		const double g = skin_grown(box, cfg->cutoff, base);
 
-		if (ss.rate[k] >= 0.95 * ss.best_rate && g > base)
+		if (ss.rate_of[k] >= 0.95 * ss.best_rate && g > base)
 			skin_try(&ss, g);
 	}
 	if (ss.best_rate >= 0.0)
@@ -277,12 +240,80 @@ static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
 			skin_try(&ss, b - h);
 			skin_try(&ss, b + h);
 		}
-	if (!sim->cfg.quiet && ss.best_rate < 0.0)
+	if (out && ss.best_rate < 0.0)
 		fprintf(out, "autotune: no skin trial ran; skin %.3g kept\n", ss.best);
-	else if (!sim->cfg.quiet)
+	else if (out)
 		fprintf(out, "autotune: skin %.6g chosen (fastest of the skins that fit the box)\n",
 			ss.best);
-	sim->cfg.skin = ss.best;
+	return ss.best;
+}
+
+/* A skin trial of tune_skin: the backend on a copy of the start state. */
+typedef struct skin_trial {
+	const md_backend_ops *ops;
+	const md_state *st;
+} skin_trial;
+
+static double skin_trial_rate(void *ctx, const md_config *c)
+{
+	const skin_trial *t = (const skin_trial *)ctx;
+
+	return skin_rate(t->ops, c, t->st, NULL);
+}
+
+/*
+ * neighbor.autotune_skin: times skins on copies of the start state
+ * (md_skin_search) and keeps the fastest in sim->cfg.skin (the configured
+ * one when every trial fails). The trials run the run's own strategy and
+ * launch: with the launch autotuner on, the backend is first set up once
+ * at the configured skin and its choice fixed for the trials, their
+ * autotuner off (with the backend's defaults instead, 4 lanes a
+ * particle, 1M particles ran the trials at ~3,700 steps/s against ~4,900
+ * with the 1 lane the run takes, and they favoured a larger skin, 0.4
+ * against 0.37: RESULTS, 2026-12-02). Only with neighbor.check on: with
+ * fixed-interval rebuilds alone a smaller skin would miss pairs. The
+ * run's state is not touched; the choice and the rates are printed. The
+ * trajectory of the run depends on the skin only through the order of
+ * the force sums (round-off), so a bit-for-bit rerun needs the printed
+ * skin set explicitly.
+ */
+static int tune_skin(md_sim *sim, const md_backend_ops *ops, FILE *out)
+{
+	skin_trial t = { ops, &sim->st };
+	md_config c = sim->cfg;
+
+	if (!sim->cfg.check) {	/* fixed-interval rebuilds: a smaller skin misses pairs */
+		if (!sim->cfg.quiet)
+			fprintf(out, "autotune: skin not tuned: neighbor.check = false (rebuilds every neighbor.every steps need the configured skin); skin %.3g kept\n",
+				sim->cfg.skin);
+		return 0;
+	}
+	c.quiet = 1;
+	if (ops != &md_cpu_backend && sim->cfg.autotune) {
+		gpu_bench_desc l;
+
+		memset(&l, 0, sizeof(l));
+		if (skin_rate(ops, &c, &sim->st, &l) == 0.0 && l.block > 0) {
+			c.strategy = l.strategy;
+			c.block_size = l.block;
+			if (!l.persistent)
+				c.threads_per_particle = l.tpp;
+			if (l.strategy == MD_STRAT_hybrid) {
+				c.hybrid_ratio = l.hybrid_ratio;
+				c.hybrid_ratio_given = 1;
+			}
+			if (!sim->cfg.quiet)
+				fprintf(out, "autotune: skin trials with strategy %s, block %d, %s (the launch chosen at skin %g)\n",
+					md_strategy_names[l.strategy], l.block,
+					l.persistent ? "the persistent kernel's own lanes a particle" :
+					l.tpp == 1 ? "1 lane a particle" : "several lanes a particle",
+					sim->cfg.skin);
+		}
+	}
+	c.autotune = 0;
+	sim->cfg.skin = md_skin_search(&c, sim->st.box, cfg_host_available(),
+				       ops == &md_cpu_backend, skin_trial_rate, &t,
+				       sim->cfg.quiet ? NULL : out);
 	return 0;
 }
 

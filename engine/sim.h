@@ -37,6 +37,20 @@ int md_sim_run(md_sim *sim, FILE *out);
 
 void md_sim_destroy(md_sim *sim);
 
+/*
+ * md_skin_search - neighbor.autotune_skin's choice of skin (sim.c says
+ * which skins it times, in which order): rate(ctx, c) runs a trial at
+ * c->skin, c being cfg with the skin changed, and returns its steps/s
+ * (< 0: the trial failed, minus an exit code). Skins that do not fit
+ * box (twice cut-off + skin) are not tried, nor, where host_avail > 0,
+ * skins above cfg->skin whose cfg_host_bytes(c, cpu) exceed it. out: a
+ * line per trial and the choice (NULL: quiet). Returns the fastest skin,
+ * or cfg->skin when no trial ran.
+ */
+typedef double (*md_skin_rate_fn)(void *ctx, const md_config *c);
+double md_skin_search(const md_config *cfg, const double box[3], double host_avail,
+		      int cpu, md_skin_rate_fn rate, void *ctx, FILE *out);
+
 /* md_install_signals - SIGINT/SIGTERM request a clean stop. */
 void md_install_signals(void);
 

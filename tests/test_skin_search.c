@@ -1,0 +1,154 @@
+/*
+ * test_skin_search.c - neighbor.autotune_skin's search (md_skin_search)
+ * on made-up rate curves instead of timed trials, so that which skins it
+ * tries, in which order, and which it keeps can be checked exactly. The
+ * expected lists are worked out by hand below from the rules in sim.c:
+ * the configured skin; 0.2 ... 0.8 up to the first past the fastest at
+ * under 0.9 of its rate; the skins within 5% of the fastest grown to the
+ * largest skin of their cell grid (floor(L / (rc + s)) cells, so the
+ * skin L / cells - rc); then +-0.05 and +-0.025 around the fastest.
+ */
+#include "testutil.h"
+#include "../engine/config.h"
+#include "../engine/sim.h"
+
+typedef struct curve {
+	int kind;		/* 0, 2: parabolas, 1: every trial fails */
+	double calls[64];
+	int ncalls;
+} curve;
+
+/* kind 0: 1000 - 4000 (s - 0.34)^2: 0.3 993.6, 0.2 921.6, 0.4 985.6,
+ * 0.5 897.6, 0.6 729.6, 0.25 967.6, 0.35 999.6, 0.325 999.1, 0.375 995.1;
+ * kind 2: 1000 - 2500 (s - 0.34)^2: 0.3 996, 0.2 951, 0.4 991, 0.5 936,
+ * 0.6 831, 0.2727 988.7, 0.55 889.8, 0.25 979.8, 0.35 999.8 */
+static double rate(void *ctx, const md_config *c)
+{
+	curve *k = (curve *)ctx;
+	const double d = c->skin - 0.34;
+
+	ck_assert_int_lt(k->ncalls, 64);
+	k->calls[k->ncalls++] = c->skin;
+	return k->kind == 1 ? -3.0 : 1000.0 - (k->kind ? 2500.0 : 4000.0) * d * d;
+}
+
+static void expect_calls(const curve *k, const double *want, int n)
+{
+	char got[1024] = "";
+	int i;
+
+	for (i = 0; i < k->ncalls; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %.4f", k->calls[i]);
+	ck_assert_msg(k->ncalls == n, "%d trials, expected %d:%s", k->ncalls, n, got);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(fabs(k->calls[i] - want[i]) < 2e-4,
+			      "trial %d at %.4f, expected %.4f:%s", i, k->calls[i], want[i], got);
+}
+
+/*
+ * Box 30.5, rc 2.5, configured skin 0.3. Grid: 0.3 (993.6), 0.2, 0.4,
+ * 0.5 (897.6 >= 0.9 x 993.6 = 894.2: on), 0.6 (729.6: stop; 0.7 and 0.8
+ * not tried). Within 5% of 993.6: 0.3 and 0.4, both 10 cells (30.5 / 2.8
+ * and / 2.9) of 3.05: 0.55 (once). Not 0.2 (11 cells: 0.2727) nor 0.6
+ * (9 cells: 0.8888). Then 0.25, 0.35 (999.6, the fastest), 0.325, 0.375.
+ */
+START_TEST(search_order)
+{
+	const double box[3] = { 30.5, 30.5, 30.5 };
+	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.25, 0.35, 0.325, 0.375 };
+	md_config cfg;
+	curve k = { 0 };
+	double s;
+
+	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
+	cfg.skin = 0.3;
+	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
+	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
+	ck_assert_msg(fabs(s - 0.35) < 1e-9, "chose %g, the fastest trial was 0.35", s);
+}
+END_TEST
+
+/*
+ * The flatter curve: 0.6 at 0.83 of the fastest stops the grid (0.7 not
+ * tried), and 0.2 (951 >= 0.95 x 996) is grown as well: 11 cells of
+ * 2.7727, 0.2727, after 0.3's 0.55 (0.4's 0.55 again is not rerun).
+ */
+START_TEST(search_stop_and_grow)
+{
+	const double box[3] = { 30.5, 30.5, 30.5 };
+	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.2727, 0.25, 0.35, 0.325, 0.375 };
+	md_config cfg;
+	curve k = { 2, { 0 }, 0 };
+	double s;
+
+	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
+	cfg.skin = 0.3;
+	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
+	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
+	ck_assert_msg(fabs(s - 0.35) < 1e-9, "chose %g, the fastest trial was 0.35", s);
+}
+END_TEST
+
+/*
+ * Every trial fails (a GPU out of memory, say): all grid skins that fit
+ * the box 8.4 (2 (2.5 + s) <= 8.4 for all of 0.2 ... 0.8) are tried, no
+ * grown or neighbouring skin (nothing is fastest), and the configured
+ * skin comes back.
+ */
+START_TEST(search_all_fail)
+{
+	const double box[3] = { 8.4, 8.4, 8.4 };
+	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8 };
+	md_config cfg;
+	curve k = { 1, { 0 }, 0 };
+	double s;
+
+	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
+	cfg.skin = 0.3;
+	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
+	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
+	ck_assert_msg(s == 0.3, "chose %g with no trial run, expected the configured 0.3", s);
+}
+END_TEST
+
+/*
+ * Host memory for the configured skin only (cfg_host_bytes grows with the
+ * skin on the CPU backend's list): no skin above 0.3 runs. 0.3 and 0.2;
+ * 0.2 (921.6) is not within 5% of 993.6, so its grown 0.2727 is not
+ * tried; then 0.25 (967.6), 0.35 refused, 0.275 (983.1), 0.325 refused:
+ * 0.3 stays the fastest.
+ */
+START_TEST(search_host_memory)
+{
+	const double box[3] = { 30.5, 30.5, 30.5 };
+	const double want[] = { 0.3, 0.2, 0.25, 0.275 };
+	md_config cfg;
+	curve k = { 0 };
+	double s, avail;
+
+	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
+	cfg.skin = 0.3;
+	avail = cfg_host_bytes(&cfg, 1);
+	cfg.skin = 0.31;
+	ck_assert(cfg_host_bytes(&cfg, 1) > avail);	/* the premise */
+	cfg.skin = 0.3;
+	s = md_skin_search(&cfg, box, avail, 1, rate, &k, NULL);
+	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
+	ck_assert_msg(s == 0.3, "chose %g, expected 0.3", s);
+}
+END_TEST
+
+static Suite *skin_search_suite(void)
+{
+	Suite *s = suite_create("skin_search");
+	TCase *t = tcase_create("skin_search");
+
+	tcase_add_test(t, search_order);
+	tcase_add_test(t, search_stop_and_grow);
+	tcase_add_test(t, search_all_fail);
+	tcase_add_test(t, search_host_memory);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+MD_TEST_MAIN(skin_search_suite)

@@ -32,18 +32,35 @@ static double rate(void *ctx, const md_config *c)
 	return k->kind == 1 ? -3.0 : 1000.0 - (k->kind ? 2500.0 : 4000.0) * d * d;
 }
 
-static void expect_calls(const curve *k, const double *want, int n)
+/*
+ * md_skin_search on the cubic box edge L, rc 2.5, configured skin 0.3,
+ * with curve kind and host memory avail (<= 0: unlimited); the trials
+ * must be want[0..n) (to 2e-4: the grown skins are rounded down to 4
+ * decimals) and the choice `chosen`.
+ */
+static void check_search(double L, int kind, double avail, const double *want, int n,
+			 double chosen)
 {
+	const double box[3] = { L, L, L };
 	char got[1024] = "";
+	md_config cfg;
+	curve k = { kind, { 0 }, 0 };
+	double s;
 	int i;
 
-	for (i = 0; i < k->ncalls; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %.4f", k->calls[i]);
-	ck_assert_msg(k->ncalls == n, "%d trials, expected %d:%s", k->ncalls, n, got);
+	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
+	cfg.skin = 0.3;
+	s = md_skin_search(&cfg, box, avail, 1, rate, &k, NULL);
+	for (i = 0; i < k.ncalls; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %.4f", k.calls[i]);
+	ck_assert_msg(k.ncalls == n, "%d trials, expected %d:%s", k.ncalls, n, got);
 	for (i = 0; i < n; i++)
-		ck_assert_msg(fabs(k->calls[i] - want[i]) < 2e-4,
-			      "trial %d at %.4f, expected %.4f:%s", i, k->calls[i], want[i], got);
+		ck_assert_msg(fabs(k.calls[i] - want[i]) < 2e-4,
+			      "trial %d at %.4f, expected %.4f:%s", i, k.calls[i], want[i], got);
+	ck_assert_msg(fabs(s - chosen) < 1e-9, "chose %g, expected %g:%s", s, chosen, got);
 }
+
+#define NWANT(w) ((int)(sizeof(w) / sizeof((w)[0])))
 
 /*
  * Box 30.5, rc 2.5, configured skin 0.3. Grid: 0.3 (993.6), 0.2, 0.4,
@@ -54,17 +71,9 @@ static void expect_calls(const curve *k, const double *want, int n)
  */
 START_TEST(search_order)
 {
-	const double box[3] = { 30.5, 30.5, 30.5 };
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.25, 0.35, 0.325, 0.375 };
-	md_config cfg;
-	curve k = { 0 };
-	double s;
 
-	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
-	cfg.skin = 0.3;
-	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
-	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
-	ck_assert_msg(fabs(s - 0.35) < 1e-9, "chose %g, the fastest trial was 0.35", s);
+	check_search(30.5, 0, -1.0, want, NWANT(want), 0.35);
 }
 END_TEST
 
@@ -75,17 +84,9 @@ END_TEST
  */
 START_TEST(search_stop_and_grow)
 {
-	const double box[3] = { 30.5, 30.5, 30.5 };
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.2727, 0.25, 0.35, 0.325, 0.375 };
-	md_config cfg;
-	curve k = { 2, { 0 }, 0 };
-	double s;
 
-	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
-	cfg.skin = 0.3;
-	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
-	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
-	ck_assert_msg(fabs(s - 0.35) < 1e-9, "chose %g, the fastest trial was 0.35", s);
+	check_search(30.5, 2, -1.0, want, NWANT(want), 0.35);
 }
 END_TEST
 
@@ -97,17 +98,9 @@ END_TEST
  */
 START_TEST(search_all_fail)
 {
-	const double box[3] = { 8.4, 8.4, 8.4 };
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8 };
-	md_config cfg;
-	curve k = { 1, { 0 }, 0 };
-	double s;
 
-	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
-	cfg.skin = 0.3;
-	s = md_skin_search(&cfg, box, -1.0, 1, rate, &k, NULL);
-	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
-	ck_assert_msg(s == 0.3, "chose %g with no trial run, expected the configured 0.3", s);
+	check_search(8.4, 1, -1.0, want, NWANT(want), 0.3);
 }
 END_TEST
 
@@ -120,21 +113,16 @@ END_TEST
  */
 START_TEST(search_host_memory)
 {
-	const double box[3] = { 30.5, 30.5, 30.5 };
 	const double want[] = { 0.3, 0.2, 0.25, 0.275 };
 	md_config cfg;
-	curve k = { 0 };
-	double s, avail;
+	double avail;
 
 	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
 	cfg.skin = 0.3;
 	avail = cfg_host_bytes(&cfg, 1);
 	cfg.skin = 0.31;
 	ck_assert(cfg_host_bytes(&cfg, 1) > avail);	/* the premise */
-	cfg.skin = 0.3;
-	s = md_skin_search(&cfg, box, avail, 1, rate, &k, NULL);
-	expect_calls(&k, want, (int)(sizeof(want) / sizeof(want[0])));
-	ck_assert_msg(s == 0.3, "chose %g, expected 0.3", s);
+	check_search(30.5, 0, avail, want, NWANT(want), 0.3);
 }
 END_TEST
 

@@ -18,9 +18,10 @@
 #   scaling.png      atom-steps/s against N with gamdpy's points on the same
 #                    H200 (tools/plot_scaling.py; needs matplotlib)
 # CELLS default: 10 16 20 32 40 50 64 80 100 126 160 200 252 (4,000 ..
-# 64,012,032 particles; 64M used ~100 GB of the H200's 141 GB, nvidia-smi
-# during its skin trials. 322, 133.5M, the largest fcc box under the cuda
-# backend's 2^27 particles, is refused there by the memory estimate).
+# 64,012,032 particles; 64M uses ~50 GB of the H200's 141 GB). 322
+# (133.5M, the largest fcc box under the cuda backend's 2^27 particles)
+# fits in ~104 GB at skin 0.3 but takes over 5 minutes of its own, most of
+# it in its skin trials (a set-up of ~20 s each).
 # Environment: BACKEND (cuda; cpu to try the script on tiny sizes),
 # STRATEGIES (global,register,hybrid), BIG_STRATEGIES (register: the
 # strategies above BIG particles, default 8,001,504, where global and

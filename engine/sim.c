@@ -108,7 +108,6 @@ static double skin_rate(const md_backend_ops *ops, const md_config *c,
 typedef struct skin_search {
 	md_config c;		/* the trials' configuration */
 	double skin0;		/* the configured skin */
-	const double *box;
 	double lmin;		/* shortest box edge */
 	double avail;		/* host bytes available (<= 0: unknown) */
 	int cpu;		/* host memory of the CPU backend (cfg_host_bytes) */
@@ -206,7 +205,6 @@ double md_skin_search(const md_config *cfg, const double box[3], double host_ava
 	memset(&ss, 0, sizeof(ss));
 	ss.c = *cfg;
 	ss.skin0 = cfg->skin;
-	ss.box = box;
 	ss.lmin = fmin(box[0], fmin(box[1], box[2]));
 	ss.avail = host_avail;
 	ss.cpu = cpu;

@@ -29,7 +29,7 @@
 # minutes), STEPS (1000), TIMEOUT (seconds per size, 400).
 # On an H200 the sweep takes about 7.5 minutes: 2.5 up to 8M, then 43 s,
 # 86 s and 167 s for 16M, 32M and 64M (mostly the skin trials: a set-up
-# and at least 200 steps each).
+# and up to 3 s of steps each, ~13 s a trial at 64M).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MDSIM=${1:-./build/mdsim}

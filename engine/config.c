@@ -95,7 +95,7 @@ static const cfg_key cfg_keys[] = {
 	{ "neighbor", "predict_accel", T_INT, OFF(predict_accel), "12", 0, 1000, NULL, 0, "steps",
 	  "with neighbor.predict, after the register strategy's NVE steps: the build position also moves by a t^2 / 2, t this many steps and a the particle's acceleration at its last step (the same cap), so that it follows the particle's curving path (1M LJ: 162 -> 135 builds in 3,000 steps); 0: along the velocity only", 0 },
 	{ "neighbor", "autotune_skin", T_BOOL, OFF(autotune_skin), "false", 0, 1, NULL,
-	  0, "", "time neighbor.skin and the skins 0.2 to 0.8 in steps of 0.1 (up to the first past the fastest below 0.9 of its rate), each within 5% of the fastest grown to the largest skin with the same cell grid, then +-0.05 and +-0.025 around the fastest, each from the start state (a set-up and at least 200 steps each, at most about 3 s) and run with the fastest (printed)", 0 },
+	  0, "", "time neighbor.skin and the skins 0.2 to 0.8 in steps of 0.1 (up to the first past the fastest below 0.9 of its rate), each within 5% of the fastest grown to the largest skin with the same cell grid, then +-0.05 and +-0.025 around the fastest, each from the start state (each a set-up, up to 200 warm-up steps, then at least 200 steps and 0.3 s, stopped at 3 s: about 1 s at 1M particles, 13 s at 64M) and run with the fastest (printed)", 0 },
 	{ "run", "steps", T_LONG, OFF(steps), NULL, 0, 1e15, NULL, 0, "steps",
 	  "number of time steps", 0 },
 	{ "run", "dt", T_DOUBLE, OFF(dt), "0.005", 1e-9, 1.0, NULL, 0, "tau",

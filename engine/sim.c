@@ -114,7 +114,7 @@ typedef struct skin_search {
 	md_skin_rate_fn rate;
 	void *ctx;
 	FILE *out;		/* NULL: quiet */
-	double tried[64], rate_of[64];	/* rate_of < 0: not run */
+	double tried[64], rate_of[64];	/* rate_of < 0: not run, or failed */
 	int ntried;
 	double best, best_rate;
 } skin_search;
@@ -124,7 +124,8 @@ typedef struct skin_search {
  * reruns the choice), unless tried before or the skin does not fit: the
  * box must hold twice cut-off + skin (the config check's rule), and a
  * skin larger than the configured one must leave the host memory check
- * passing. Returns the trial's steps/s, or < 0 where none ran now.
+ * passing. Returns the trial's steps/s (for a skin tried before, the
+ * rate it had), or < 0 where none ran.
  */
 static double skin_try(skin_search *ss, double skin)
 {
@@ -135,7 +136,7 @@ static double skin_try(skin_search *ss, double skin)
 	skin = floor(skin * 1e4 + 0.5) / 1e4;
 	for (k = 0; k < ss->ntried; k++)
 		if (fabs(ss->tried[k] - skin) < 1e-6)
-			return -1.0;
+			return ss->rate_of[k];
 	if (skin <= 0.0 || ss->ntried == (int)(sizeof(ss->tried) / sizeof(ss->tried[0])))
 		return -1.0;
 	ss->rate_of[ss->ntried] = -1.0;
@@ -191,8 +192,8 @@ static double skin_grown(const double box[3], double cutoff, double skin)
  * 0.3, 267 at 0.6, 244 at 0.8); each skin within 5% of the fastest rate
  * grown to the largest skin with the same cell grid; then the skins
  * +-0.05 and then +-0.025 around the fastest so far. A trial costs a
- * set-up and at least 200 steps (~3 s at 64M particles): 18 trials had
- * become 11 at 16M (RESULTS, thirty-third session).
+ * set-up and trial_rate's steps (about 13 s at 64M particles): 18
+ * trials had become 11 at 16M (RESULTS, thirty-third session).
  */
 double md_skin_search(const md_config *cfg, const double box[3], double host_avail,
 		      int cpu, md_skin_rate_fn rate, void *ctx, FILE *out)
@@ -225,7 +226,7 @@ double md_skin_search(const md_config *cfg, const double box[3], double host_ava
 		const double base = ss.tried[k];
 		const double g = skin_grown(box, cfg->cutoff, base);
 
-		if (ss.rate_of[k] >= 0.95 * ss.best_rate && g > base)
+		if (ss.best_rate >= 0.0 && ss.rate_of[k] >= 0.95 * ss.best_rate && g > base)
 			skin_try(&ss, g);
 	}
 	if (ss.best_rate >= 0.0)

@@ -687,7 +687,8 @@ static int gpu_run(md_backend *b, long nsteps)
  * one launch is timed alone (the probe): where it exceeds both cut and
  * GPU_TUNE_PRUNE_US the candidate is out of the race and the probe is
  * returned; else 5 rounds of up to 10 launches, as many as fit in
- * about 2 ms (10 up to 1M LJ particles). Before, each of the 45
+ * about 2 ms (10 for launches up to 200 us, such as register's at 1M LJ
+ * particles; the probe is not one of them). Before, each of the 45
  * candidates took 51 launches at any size (shared at 16M particles:
  * 23 ms each), and the tuning, run for the skin trials and again for
  * the run, grew with N: a 16M row of `make bench-scaling` took 107 s,
@@ -718,8 +719,8 @@ static double time_launch(gpu_ctx *c, const gpu_sys *s, int strat,
 		cudaEventDestroy(z);
 		return probe;
 	}
-	reps = probe > 0.0 ? (int)(2000.0 / probe) : 10;
-	reps = reps < 1 ? 1 : reps > 10 ? 10 : reps;
+	reps = probe > 200.0 ? (int)(2000.0 / probe) : 10;	/* NaN: 10 */
+	reps = reps < 1 ? 1 : reps;
 	for (r = 0; r < 5; r++) {
 		GPU_CHECK(cudaEventRecord(a, c->stream));
 		for (k = 0; k < reps; k++)
@@ -819,9 +820,11 @@ static void fused_trials_end(gpu_ctx *c, fused_trials *ft)
  * session), else the force launch. Returns the force launch's time in us
  * with the chosen parameters (what autotune() compares across
  * strategies, fused or not). Neither changes the state. A candidate
- * slower than 1.5 times the best so far, or than the force launch of the
- * best strategy timed before (others; HUGE_VAL: none), is left after one
- * timed launch where that takes over 1 ms (time_launch).
+ * slower than 1.5 times the best so far, or (candidates timed as force
+ * launches) than the force launch of the best strategy timed before
+ * (others; a huge value: none), is left after one timed launch where
+ * that takes over 1 ms (time_launch). A fused step is not held against
+ * another strategy's force launch: it does more.
  */
 static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 {
@@ -849,7 +852,7 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 	for (ib = 0; ib < nb; ib++)
 		for (it = 0; it < nt; it++)
 			for (ir = 0; ir < nr; ir++) {
-				const double cut = 1.5 * fmin(tbest, others);
+				const double cut = 1.5 * (fused ? tbest : fmin(tbest, others));
 				double t;
 
 				l = c->launch[strat];

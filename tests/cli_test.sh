@@ -208,9 +208,10 @@ ok "SIGTERM stops cleanly: exit 143, summary printed ($(grep -oE 'for [0-9]+ ste
 # 0.2, 0.3 and 0.4 are timed and 0.5 is not; and 0.4489, the largest skin
 # with their cell grid (2 cells per edge); then skins around the fastest
 # (+-0.05, +-0.025), none past 0.449. The choice is the fastest printed
-# trial. The trials run on copies: the
-# run's step-0 line equals a plain run's, and the whole run equals a run
-# with the chosen skin set explicitly (CPU backend: bit for bit).
+# trial. The trials leave the start state alone (their backends copy it
+# at set-up): the run's step-0 line equals a plain run's, and the whole
+# run equals a run with the chosen skin set explicitly (CPU backend: bit
+# for bit).
 thermo_lines() { awk '/^ *Step +Temp/ {h = 1; next} h && NF == 6 {print} NF != 6 {h = 0}' "$1"; }
 run "$tmp/small.ini" --set potential.cutoff=3.75 --set neighbor.autotune_skin=true --backend cpu
 expect_rc 0 "autotune_skin"

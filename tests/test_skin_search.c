@@ -13,15 +13,18 @@
 #include "../engine/sim.h"
 
 typedef struct curve {
-	int kind;		/* 0, 2: parabolas, 1: every trial fails */
+	double a;		/* rate 1000 - a (s - 0.34)^2; 0: every trial fails */
+	double fail;		/* a skin whose trial fails (-1: none) */
 	double calls[64];
 	int ncalls;
 } curve;
 
-/* kind 0: 1000 - 4000 (s - 0.34)^2: 0.3 993.6, 0.2 921.6, 0.4 985.6,
- * 0.5 897.6, 0.6 729.6, 0.25 967.6, 0.35 999.6, 0.325 999.1, 0.375 995.1;
- * kind 2: 1000 - 2500 (s - 0.34)^2: 0.3 996, 0.2 951, 0.4 991, 0.5 936,
- * 0.6 831, 0.2727 988.7, 0.55 889.8, 0.25 979.8, 0.35 999.8 */
+/* a = 4000: 0.3 993.6, 0.2 921.6, 0.4 985.6, 0.5 897.6, 0.6 729.6,
+ * 0.25 967.6, 0.35 999.6, 0.325 999.1, 0.375 995.1;
+ * a = 2500: 0.3 996, 0.2 951, 0.4 991, 0.5 936, 0.6 831, 0.2727 988.7,
+ * 0.5499 889.9, 0.25 979.8, 0.35 999.8;
+ * a = 8000: 0.5 795.2, 0.2 843.2, 0.3 987.2, 0.4 971.2, 0.5499 647.5,
+ * 0.25 935.2, 0.35 999.2, 0.325 998.2, 0.375 990.2 */
 static double rate(void *ctx, const md_config *c)
 {
 	curve *k = (curve *)ctx;
@@ -29,27 +32,29 @@ static double rate(void *ctx, const md_config *c)
 
 	ck_assert_int_lt(k->ncalls, 64);
 	k->calls[k->ncalls++] = c->skin;
-	return k->kind == 1 ? -3.0 : 1000.0 - (k->kind ? 2500.0 : 4000.0) * d * d;
+	if (k->a == 0.0 || fabs(c->skin - k->fail) < 1e-9)
+		return -3.0;
+	return 1000.0 - k->a * d * d;
 }
 
 /*
- * md_skin_search on the cubic box edge L, rc 2.5, configured skin 0.3,
- * with curve kind and host memory avail (<= 0: unlimited); the trials
- * must be want[0..n) (to 2e-4: the grown skins are rounded down to 4
- * decimals) and the choice `chosen`.
+ * md_skin_search on the cubic box edge L, rc 2.5, configured skin skin0,
+ * with curve k (calls empty) and host memory avail (<= 0: unlimited);
+ * the trials must be want[0..n) (to 2e-4: the grown skins are rounded
+ * down to 4 decimals, 30.5 / 10 - 2.5 gives 0.5499) and the choice
+ * `chosen`.
  */
-static void check_search(double L, int kind, double avail, const double *want, int n,
-			 double chosen)
+static void check_search(double L, double skin0, curve k, double avail, const double *want,
+			 int n, double chosen)
 {
 	const double box[3] = { L, L, L };
 	char got[1024] = "";
 	md_config cfg;
-	curve k = { kind, { 0 }, 0 };
 	double s;
 	int i;
 
 	test_config(&cfg, 0.8442, 10, 1.0, 2.5, MD_SHIFT_NONE);
-	cfg.skin = 0.3;
+	cfg.skin = skin0;
 	s = md_skin_search(&cfg, box, avail, 1, rate, &k, NULL);
 	for (i = 0; i < k.ncalls; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %.4f", k.calls[i]);
@@ -63,30 +68,62 @@ static void check_search(double L, int kind, double avail, const double *want, i
 #define NWANT(w) ((int)(sizeof(w) / sizeof((w)[0])))
 
 /*
- * Box 30.5, rc 2.5, configured skin 0.3. Grid: 0.3 (993.6), 0.2, 0.4,
- * 0.5 (897.6 >= 0.9 x 993.6 = 894.2: on), 0.6 (729.6: stop; 0.7 and 0.8
- * not tried). Within 5% of 993.6: 0.3 and 0.4, both 10 cells (30.5 / 2.8
- * and / 2.9) of 3.05: 0.55 (once). Not 0.2 (11 cells: 0.2727) nor 0.6
- * (9 cells: 0.8888). Then 0.25, 0.35 (999.6, the fastest), 0.325, 0.375.
+ * Box 30.5, rc 2.5, configured skin 0.3, a = 4000. Grid: 0.3 (993.6),
+ * 0.2, 0.4, 0.5 (897.6 >= 0.9 x 993.6 = 894.2: on), 0.6 (729.6: stop;
+ * 0.7 and 0.8 not tried). Within 5% of 993.6: 0.3 and 0.4, both 10 cells
+ * (30.5 / 2.8 and / 2.9) of 3.05: 0.55 (once). Not 0.2 (11 cells:
+ * 0.2727), 0.5 or 0.6 (9 cells: 0.8888). Then 0.25, 0.35 (999.6, the
+ * fastest), 0.325, 0.375.
  */
 START_TEST(search_order)
 {
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.25, 0.35, 0.325, 0.375 };
+	const curve k = { 4000.0, -1.0, { 0 }, 0 };
 
-	check_search(30.5, 0, -1.0, want, NWANT(want), 0.35);
+	check_search(30.5, 0.3, k, -1.0, want, NWANT(want), 0.35);
 }
 END_TEST
 
 /*
- * The flatter curve: 0.6 at 0.83 of the fastest stops the grid (0.7 not
- * tried), and 0.2 (951 >= 0.95 x 996) is grown as well: 11 cells of
- * 2.7727, 0.2727, after 0.3's 0.55 (0.4's 0.55 again is not rerun).
+ * The flatter curve (a = 2500): 0.6 at 0.83 of the fastest stops the
+ * grid (0.7 not tried), and 0.2 (951 >= 0.95 x 996) is grown as well: 11
+ * cells of 2.7727, 0.2727, after 0.3's 0.55 (0.4's 0.55 again is not
+ * rerun).
  */
 START_TEST(search_stop_and_grow)
 {
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.2727, 0.25, 0.35, 0.325, 0.375 };
+	const curve k = { 2500.0, -1.0, { 0 }, 0 };
 
-	check_search(30.5, 2, -1.0, want, NWANT(want), 0.35);
+	check_search(30.5, 0.3, k, -1.0, want, NWANT(want), 0.35);
+}
+END_TEST
+
+/*
+ * As search_stop_and_grow, but the trial at 0.2 fails: it is not grown
+ * (no 0.2727), and the rest is unchanged.
+ */
+START_TEST(search_failed_not_grown)
+{
+	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.55, 0.25, 0.35, 0.325, 0.375 };
+	const curve k = { 2500.0, 0.2, { 0 }, 0 };
+
+	check_search(30.5, 0.3, k, -1.0, want, NWANT(want), 0.35);
+}
+END_TEST
+
+/*
+ * The configured skin on the grid: 0.5 (795.2) first, then 0.2, 0.3
+ * (987.2), 0.4; at 0.5 again the grid stops without a second trial (its
+ * 795.2 is below 0.9 x 987.2), so 0.6 is not tried. 0.3 and 0.4 grow to
+ * 0.55; then 0.25, 0.35 (999.2), 0.325, 0.375.
+ */
+START_TEST(search_configured_on_grid)
+{
+	const double want[] = { 0.5, 0.2, 0.3, 0.4, 0.55, 0.25, 0.35, 0.325, 0.375 };
+	const curve k = { 8000.0, -1.0, { 0 }, 0 };
+
+	check_search(30.5, 0.5, k, -1.0, want, NWANT(want), 0.35);
 }
 END_TEST
 
@@ -99,8 +136,9 @@ END_TEST
 START_TEST(search_all_fail)
 {
 	const double want[] = { 0.3, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8 };
+	const curve k = { 0.0, -1.0, { 0 }, 0 };
 
-	check_search(8.4, 1, -1.0, want, NWANT(want), 0.3);
+	check_search(8.4, 0.3, k, -1.0, want, NWANT(want), 0.3);
 }
 END_TEST
 
@@ -114,6 +152,7 @@ END_TEST
 START_TEST(search_host_memory)
 {
 	const double want[] = { 0.3, 0.2, 0.25, 0.275 };
+	const curve k = { 4000.0, -1.0, { 0 }, 0 };
 	md_config cfg;
 	double avail;
 
@@ -122,7 +161,7 @@ START_TEST(search_host_memory)
 	avail = cfg_host_bytes(&cfg, 1);
 	cfg.skin = 0.31;
 	ck_assert(cfg_host_bytes(&cfg, 1) > avail);	/* the premise */
-	check_search(30.5, 0, avail, want, NWANT(want), 0.3);
+	check_search(30.5, 0.3, k, avail, want, NWANT(want), 0.3);
 }
 END_TEST
 
@@ -133,6 +172,8 @@ static Suite *skin_search_suite(void)
 
 	tcase_add_test(t, search_order);
 	tcase_add_test(t, search_stop_and_grow);
+	tcase_add_test(t, search_failed_not_grown);
+	tcase_add_test(t, search_configured_on_grid);
 	tcase_add_test(t, search_all_fail);
 	tcase_add_test(t, search_host_memory);
 	suite_add_tcase(s, t);

@@ -23,7 +23,7 @@ typedef struct curve {
  * 0.25 967.6, 0.35 999.6, 0.325 999.1, 0.375 995.1;
  * a = 2500: 0.3 996, 0.2 951, 0.4 991, 0.5 936, 0.6 831, 0.2727 988.7,
  * 0.5499 889.9, 0.25 979.8, 0.35 999.8;
- * a = 8000: 0.5 795.2, 0.2 843.2, 0.3 987.2, 0.4 971.2, 0.5499 647.5,
+ * a = 8000: 0.5 795.2, 0.2 843.2, 0.3 987.2, 0.4 971.2, 0.6 459.2, 0.5499 647.5,
  * 0.25 935.2, 0.35 999.2, 0.325 998.2, 0.375 990.2 */
 static double rate(void *ctx, const md_config *c)
 {
@@ -114,13 +114,14 @@ END_TEST
 
 /*
  * The configured skin on the grid: 0.5 (795.2) first, then 0.2, 0.3
- * (987.2), 0.4; at 0.5 again the grid stops without a second trial (its
- * 795.2 is below 0.9 x 987.2), so 0.6 is not tried. 0.3 and 0.4 grow to
- * 0.55; then 0.25, 0.35 (999.2), 0.325, 0.375.
+ * (987.2), 0.4; 0.5 is not run again, and though its first rate is below
+ * 0.9 x 987.2 it does not stop the climb (it ran first, cold); 0.6
+ * (459.2) does. 0.3 and 0.4 grow to 0.55; then 0.25, 0.35 (999.2),
+ * 0.325, 0.375.
  */
 START_TEST(search_configured_on_grid)
 {
-	const double want[] = { 0.5, 0.2, 0.3, 0.4, 0.55, 0.25, 0.35, 0.325, 0.375 };
+	const double want[] = { 0.5, 0.2, 0.3, 0.4, 0.6, 0.55, 0.25, 0.35, 0.325, 0.375 };
 	const curve k = { 8000.0, -1.0, { 0 }, 0 };
 
 	check_search(30.5, 0.5, k, -1.0, want, NWANT(want), 0.35);

@@ -74,10 +74,11 @@ int gpu_test_coop_rebuild(md_backend *b)
 	return 0;
 }
 
-int gpu_test_fused_trials(md_backend *b, long *vw_nonzero)
+int gpu_test_fused_trials(md_backend *b, long *vw_nonzero, int *retimed)
 {
 	(void)b;
 	*vw_nonzero = -1;
+	*retimed = 0;
 	return 0;
 }
 

@@ -95,8 +95,10 @@ int gpu_test_coop_rebuild(md_backend *b);
  * set-up's autotuner timed as fused NVE steps (on a copy of the state
  * with dt = 0, tune_strategy), and in *vw_nonzero the particles whose
  * velocity's w (the force halves that the register strategy's steps
- * leave for the next build, rb_ref) is not 0 now (-1: no memory). */
-int gpu_test_fused_trials(md_backend *b, long *vw_nonzero);
+ * leave for the next build, rb_ref) is not 0 now (-1: no memory); in
+ * *retimed the finalists' timings after them (tune_strategy: 0, or the
+ * rounds times 2 or 3 finalists). */
+int gpu_test_fused_trials(md_backend *b, long *vw_nonzero, int *retimed);
 
 #ifdef __cplusplus
 }

@@ -1335,7 +1335,7 @@ static void autotune_keeps(md_config *cfg, const md_state *in, const char *what)
 	const md_backend_ops *ops = gpu_backend_ops();
 	md_state st[2];
 	long vw[2], diff = 0;
-	int trials[2], k;
+	int trials[2], retimed[2], k;
 
 	for (k = 0; k < 2; k++) {
 		md_backend gpu = { ops, NULL };
@@ -1345,7 +1345,7 @@ static void autotune_keeps(md_config *cfg, const md_state *in, const char *what)
 		cfg->threads_per_particle = k == 0 ? 0 : 2;
 		state_copy(&st[k], in);
 		ck_assert_int_eq(ops->init(&gpu, cfg, &st[k]), 0);
-		trials[k] = gpu_test_fused_trials(&gpu, &vw[k]);
+		trials[k] = gpu_test_fused_trials(&gpu, &vw[k], &retimed[k]);
 		st[k].step = -1;
 		ops->download(&gpu, &st[k], MD_F_X | MD_F_V);
 		ops->destroy(&gpu);
@@ -1353,11 +1353,14 @@ static void autotune_keeps(md_config *cfg, const md_state *in, const char *what)
 	for (size_t i = 0; i < 3 * (size_t)in->n; i++)
 		diff += memcmp(&st[0].x[i], &st[1].x[i], sizeof(double)) != 0 ||
 			memcmp(&st[0].v[i], &st[1].v[i], sizeof(double)) != 0;
-	printf("  %s, %d particles: %d launches timed as fused NVE steps; afterwards %ld coordinates differ from a set-up without the autotuner, %ld velocities with w != 0, step %ld\n",
-	       what, in->n, trials[0], diff, vw[0], st[0].step);
+	printf("  %s, %d particles: %d launches timed as fused NVE steps, %d finalists' timings after them; afterwards %ld coordinates differ from a set-up without the autotuner, %ld velocities with w != 0, step %ld\n",
+	       what, in->n, trials[0], retimed[0], diff, vw[0], st[0].step);
 	fflush(stdout);
 	ck_assert_int_eq(trials[0], 20);
 	ck_assert_int_eq(trials[1], 0);
+	/* none, or 4 rounds of 2 or 3 finalists (GPU_TUNE_FINAL_ROUNDS) */
+	ck_assert(retimed[0] == 0 || retimed[0] == 8 || retimed[0] == 12);
+	ck_assert_int_eq(retimed[1], 0);
 	ck_assert_int_eq(diff, 0);
 	ck_assert_int_eq(vw[0], 0);
 	ck_assert_int_eq(vw[1], 0);

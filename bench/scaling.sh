@@ -27,9 +27,10 @@
 # strategies above BIG particles, default 8,001,504, where global and
 # hybrid run about 3 times slower and each of their rows would take
 # minutes), STEPS (1000), TIMEOUT (seconds per size, 400).
-# On an H200 the sweep takes about 7.5 minutes: 2.5 up to 8M, then 43 s,
-# 86 s and 167 s for 16M, 32M and 64M (mostly the skin trials: a set-up
-# and up to 3 s of steps each, ~13 s a trial at 64M).
+# On an H200 the sweep takes about 6.5 minutes (369 and 384 s on
+# 2026-12-02): 2.5 up to 8M, then about 35 s, 70 s and 125 s for 16M,
+# 32M and 64M (mostly the skin trials: a set-up and up to 3 s of steps
+# each, ~13 s a trial at 64M).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MDSIM=${1:-./build/mdsim}

@@ -96,8 +96,8 @@ int gpu_test_coop_rebuild(md_backend *b);
  * with dt = 0, tune_strategy), and in *vw_nonzero the particles whose
  * velocity's w (the force halves that the register strategy's steps
  * leave for the next build, rb_ref) is not 0 now (-1: no memory); in
- * *retimed the finalists' timings after them (tune_strategy: 0, or the
- * rounds times 2 or 3 finalists). */
+ * *retimed the finalists' fused timings after those (tune_strategy:
+ * for each strategy tuned, 0 or the rounds times 2 or 3 finalists). */
 int gpu_test_fused_trials(md_backend *b, long *vw_nonzero, int *retimed);
 
 #ifdef __cplusplus

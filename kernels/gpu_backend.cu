@@ -56,7 +56,8 @@ typedef struct gpu_ctx {
 	int susp_on;		/* the refined rebuild check (k_refine) */
 	int fused_timed;	/* launches the autotuner timed as fused
 				 * NVE steps (tune_strategy)            */
-	int retimed;		/* its finalists' timings (the same)    */
+	int retimed;		/* its finalists' timings as fused NVE
+				 * steps, after those (tune_strategy)   */
 	int coop;		/* k_rebuild_coop's blocks, 0: off, -1: not
 				 * yet asked (coop_grid()) */
 	gpu_status *h_status;	/* pinned */
@@ -829,13 +830,16 @@ static void fused_trials_end(gpu_ctx *c, fused_trials *ft)
  *
  * The candidates are timed one after the other while the clock moves
  * (the 700 W cap of the H200 at 1M particles and up), so two whose times
- * lie within the noise can come out in either order: the 1M row
- * of `make bench-scaling` chose block 64 over 128 in 2 of 5 runs, and
- * ran 4,955 steps/s (another machine) and 5,017 against 5,065 to 5,071
- * with 128 (RESULTS, thirty-third and thirty-fourth sessions). So the fastest
- * GPU_TUNE_FINALISTS within GPU_TUNE_FINAL_REL of the best are timed
- * again, in turns (A B C, C B A, ...) for GPU_TUNE_FINAL_ROUNDS rounds,
- * and the least total wins.
+ * lie within the noise can come out in either order: the 1M row of
+ * `make bench-scaling` chose block 64 over 128 in 2 of 5 runs, so the
+ * choice depended on the order of the timings (given each, 128 ran
+ * 0.2 to 0.5% faster at 1M, 4M and 8M; RESULTS, thirty-fourth
+ * session). So the fastest GPU_TUNE_FINALISTS within GPU_TUNE_FINAL_REL
+ * of the best are timed again, in turns (A B C, C B A, ...) for
+ * GPU_TUNE_FINAL_ROUNDS rounds, and the least total wins. Not for a
+ * strategy timed by its force launch that is already slower than
+ * others: it cannot be chosen (and its candidates may all be pruned
+ * probes, whose full timings would undo the pruning's bound).
  */
 #define GPU_TUNE_FINALISTS 3
 #define GPU_TUNE_FINAL_REL 1.03
@@ -915,7 +919,9 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 	/* the finalists: the fastest within GPU_TUNE_FINAL_REL of the best */
 	while (nfin > 1 && tfin[nfin - 1] > GPU_TUNE_FINAL_REL * tbest)
 		nfin--;
-	if (nfin > 1) {
+	const bool again = nfin > 1 && (fused || tbest < others);
+
+	if (again) {
 		double sum[GPU_TUNE_FINALISTS] = { 0 };
 
 		for (r = 0; r < GPU_TUNE_FINAL_ROUNDS; r++)
@@ -924,7 +930,7 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 
 				sum[j] += fused ? time_launch(c, &ft.s, strat, &fin[j], GPU_F_KICK_DRIFT, HUGE_VAL)
 						: time_force(c, strat, &fin[j], HUGE_VAL);
-				c->retimed++;
+				c->retimed += fused;
 			}
 		ib = 0;		/* the least total */
 		for (k = 1; k < nfin; k++)
@@ -943,7 +949,7 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 		       best.hybrid_ratio, tforce);
 		if (fused)
 			printf("  fused NVE step %9.1f us (ranks them)", tbest);
-		if (nfin > 1)
+		if (again)
 			printf("  (%d within %.0f%% timed again)", nfin,
 			       100.0 * (GPU_TUNE_FINAL_REL - 1.0));
 		printf("\n");

@@ -845,7 +845,8 @@ static void fused_trials_end(gpu_ctx *c, fused_trials *ft)
 #define GPU_TUNE_FINAL_REL 1.03
 #define GPU_TUNE_FINAL_ROUNDS 4
 
-/* Keep l (time t) among the n fastest so far, fin[] in ascending time. */
+/* Keep l (time t) among the n fastest so far, fin[] in ascending time
+ * (fin[0]: the best; of equal times the first timed). */
 static void tune_keep_fastest(gpu_launch *fin, double *tfin, int *n,
 			      gpu_launch l, double t)
 {
@@ -892,11 +893,16 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 		nb = 1;		/* O(N^2): one timing is expensive enough */
 	if (nb * nt * nr > 1)
 		fused = fused_trials_begin(c, strat, &ft);
+	/* one candidate's time, as the run's steps will launch it */
+	auto timed = [&](const gpu_launch *lc, double cut) {
+		return fused ? time_launch(c, &ft.s, strat, lc, GPU_F_KICK_DRIFT, cut)
+			     : time_force(c, strat, lc, cut);
+	};
 	for (ib = 0; ib < nb; ib++)
 		for (it = 0; it < nt; it++)
 			for (ir = 0; ir < nr; ir++) {
-				const double cut = 1.5 * (fused ? tbest : fmin(tbest, others));
-				double t;
+				const double tb = nfin ? tfin[0] : 1e30;	/* best so far */
+				const double cut = 1.5 * (fused ? tb : fmin(tb, others));
 
 				l = c->launch[strat];
 				if (nb > 1)
@@ -907,15 +913,13 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 					l.hybrid_ratio = ratios[ir];
 				if (strat == MD_STRAT_hybrid && l.tpp < 1)
 					l.tpp = 1;
-				t = fused ? time_launch(c, &ft.s, strat, &l, GPU_F_KICK_DRIFT, cut)
-					  : time_force(c, strat, &l, cut);
+				tune_keep_fastest(fin, tfin, &nfin, l, timed(&l, cut));
 				c->fused_timed += fused;
-				if (t < tbest) {
-					tbest = t;
-					best = l;
-				}
-				tune_keep_fastest(fin, tfin, &nfin, l, t);
 			}
+	if (nfin) {	/* else every timing failed: the launch as it was */
+		best = fin[0];
+		tbest = tfin[0];
+	}
 	/* the finalists: the fastest within GPU_TUNE_FINAL_REL of the best */
 	while (nfin > 1 && tfin[nfin - 1] > GPU_TUNE_FINAL_REL * tbest)
 		nfin--;
@@ -928,16 +932,16 @@ static double tune_strategy(gpu_ctx *c, int strat, double others, int verbose)
 			for (k = 0; k < nfin; k++) {
 				const int j = r % 2 ? nfin - 1 - k : k;
 
-				sum[j] += fused ? time_launch(c, &ft.s, strat, &fin[j], GPU_F_KICK_DRIFT, HUGE_VAL)
-						: time_force(c, strat, &fin[j], HUGE_VAL);
+				sum[j] += timed(&fin[j], HUGE_VAL);
 				c->retimed += fused;
 			}
-		ib = 0;		/* the least total */
+		int w = 0;	/* the least total */
+
 		for (k = 1; k < nfin; k++)
-			if (sum[k] < sum[ib])
-				ib = k;
-		best = fin[ib];
-		tbest = sum[ib] / GPU_TUNE_FINAL_ROUNDS;
+			if (sum[k] < sum[w])
+				w = k;
+		best = fin[w];
+		tbest = sum[w] / GPU_TUNE_FINAL_ROUNDS;
 	}
 	if (fused)
 		fused_trials_end(c, &ft);

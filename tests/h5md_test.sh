@@ -362,16 +362,29 @@ EOF
 
 # ---------------------------------------------------------------------------
 # 5. SIGTERM and SIGINT: clean stop
+# The last run's sig.log goes first: the wait below could otherwise read
+# it before the new run truncates it and signal a run that has not yet
+# installed its handlers (a SIGINT is then lost: a background job of a
+# non-interactive shell starts with SIGINT ignored) and that runs its
+# 10^8 steps (a CI run hung here). The wait after the signal is bounded.
 for sig in TERM INT; do
-	rm -f sig.h5md
+	rm -f sig.h5md sig.log sig.err
 	"$MDSIM" base.ini --set output.every=10 --set output.fields=position,velocity,image \
 		--set output.trajectory=sig.h5md --steps 100000000 > sig.log 2> sig.err &
 	pid=$!
-	for _ in $(seq 1 500); do
-		grep -qE "^ +[0-9]{3,} " sig.log && break
+	for _ in $(seq 1 3000); do
+		grep -qE "^ +[0-9]{3,} " sig.log 2>/dev/null && break
 		sleep 0.01
 	done
 	kill -$sig $pid
+	for _ in $(seq 1 300); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		echo "SIG$sig: still running 30 s after the signal, killed" >> sig.err
+	fi
 	wait $pid
 	rc=$?
 	want=$([ $sig = TERM ] && echo 143 || echo 130)
